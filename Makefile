@@ -1,0 +1,37 @@
+# Everything runs from .venv, built with the machine's python3 on first use. A stamp inside
+# .venv remembers which requirements were installed, so pip runs again only when they change.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test lint bench migrate
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.stamp-run: requirements.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	touch $@ $(VENV)/.stamp-run
+
+migrate: $(VENV)/.stamp-run
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	@echo "Serving on http://127.0.0.1:8000/"
+	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+
+test: $(VENV)/.stamp-dev
+	$(PY) -m pytest
+
+lint: $(VENV)/.stamp-dev
+	$(VENV)/bin/ruff check .
+
+bench: $(VENV)/.stamp-dev
+	@for f in tests/bench/bench_*.py; do \
+		[ -e "$$f" ] || { echo "no benchmarks in tests/bench"; break; }; \
+		echo "== $$f"; PYTHONPATH=$(CURDIR) $(PY) $$f || exit 1; \
+	done

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from accounts.views import set_language
+
+urlpatterns = [
+    path("", include("games.urls")),
+    path("leaderboards/", include("leaderboards.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    # Django's set_language, wrapped so a signed-in user's choice is also stored on the account.
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("admin/", admin.site.urls),
+]

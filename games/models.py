@@ -1,0 +1,1 @@
+# Tables, hands and the action log arrive with the game issues.

@@ -1,0 +1,1 @@
+# Ratings and standings arrive with the settlement issue.

@@ -1,0 +1,53 @@
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def switch_language(client, code):
+    return client.post(reverse("set_language"), {"language": code, "next": reverse("home")})
+
+
+def test_pages_default_to_simplified_chinese(client):
+    content = client.get(reverse("home")).content.decode()
+
+    assert '<html lang="zh-hans">' in content
+    assert "排行榜" in content
+    assert "四川血战" in content
+
+
+def test_switch_to_english_and_back(client):
+    response = switch_language(client, "en")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+
+    content = client.get(reverse("home")).content.decode()
+    assert '<html lang="en">' in content
+    assert "Leaderboards" in content
+    assert "Sichuan Blood Battle" in content
+
+    switch_language(client, "zh-hans")
+    content = client.get(reverse("home")).content.decode()
+    assert "排行榜" in content
+    assert "Leaderboards" not in content
+
+
+def test_signed_in_switch_is_stored_on_the_account(client, player):
+    client.force_login(player)
+
+    switch_language(client, "en")
+
+    player.refresh_from_db()
+    assert player.language == "en"
+
+
+def test_login_activates_the_account_language(client, player, password):
+    player.language = "en"
+    player.save(update_fields=["language"])
+
+    client.post(reverse("account_login"), {"login": "lin", "password": password})
+    content = client.get(reverse("home")).content.decode()
+
+    # No language cookie was ever set: the account's language is what applies.
+    assert '<html lang="en">' in content
+    assert "Leaderboards" in content
