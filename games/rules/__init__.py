@@ -1,0 +1,38 @@
+"""The rules engine: pure Python, no framework imports (a test enforces it).
+
+Entry points::
+
+    from games.rules import new_hand, legal_actions, apply, view, Rejection
+    state = new_hand("sichuan", {"mode": "plain"}, seed=42)
+    out = apply(state, seat, {"type": "discard", "tile": "5m"})
+    if isinstance(out, Rejection): ...
+    state, events = out
+
+See ``engine.py`` for the flow, ``variants/`` for the rule sets, ``view.py`` for
+what each seat may see, and ``python -m games.rules --help`` for the CLI.
+"""
+
+from .engine import Rejection, apply, awaited, deltas, legal_actions, new_hand, replay
+from .options import OptionsError
+from .state import HandState
+from .tiles import TileError
+from .variants import UnknownVariant, available, get_variant
+from .view import events_for, view
+
+__all__ = [
+    "HandState",
+    "OptionsError",
+    "Rejection",
+    "TileError",
+    "UnknownVariant",
+    "apply",
+    "available",
+    "awaited",
+    "deltas",
+    "events_for",
+    "get_variant",
+    "legal_actions",
+    "new_hand",
+    "replay",
+    "view",
+]

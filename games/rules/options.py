@@ -1,0 +1,144 @@
+"""House rules: a typed, frozen options object per variant.
+
+A variant declares its options as a tuple of :class:`Option`.  ``resolve``
+overlays overrides (a club preset, then a room's choices) on the defaults and
+validates the result once; everything downstream reads attributes of the
+frozen :class:`Options` it returns.  ``describe`` is the machine-readable form
+that forms and the API render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class OptionsError(ValueError):
+    """An unknown option id or a value the option does not allow."""
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    type: str  # "bool" | "int" | "choice"
+    default: Any
+    label_zh: str
+    label_en: str
+    choices: tuple[Any, ...] = ()  # for "choice" (and restricted "int")
+    min: int | None = None
+    max: int | None = None
+    nullable: bool = False
+    # A default that depends on other options (e.g. Sichuan's dealer rule by mode).
+    derive: Callable[[Mapping[str, Any]], Any] | None = None
+
+    def check(self, value: Any) -> Any:
+        if value is None:
+            if self.nullable or self.derive is not None:
+                return None
+            raise OptionsError(f"option {self.id!r} may not be null")
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise OptionsError(f"option {self.id!r} must be true or false, got {value!r}")
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionsError(f"option {self.id!r} must be a whole number, got {value!r}")
+            if self.choices and value not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise OptionsError(f"option {self.id!r} must be one of {allowed}, got {value}")
+            if self.min is not None and value < self.min:
+                raise OptionsError(f"option {self.id!r} must be at least {self.min}, got {value}")
+            if self.max is not None and value > self.max:
+                raise OptionsError(f"option {self.id!r} must be at most {self.max}, got {value}")
+            return value
+        if self.type == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(map(str, self.choices))
+                raise OptionsError(f"option {self.id!r} must be one of {allowed}, got {value!r}")
+            return value
+        raise AssertionError(f"bad option type {self.type}")
+
+    def describe(self) -> dict:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "default": self.default,
+            "nullable": self.nullable,
+            "label": {"zh-hans": self.label_zh, "en": self.label_en},
+        }
+        if self.choices:
+            d["choices"] = list(self.choices)
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        return d
+
+
+class Options(Mapping[str, Any]):
+    """Validated, frozen house rules.  Read as attributes: ``opts.fan_cap``."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Options are frozen")
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Options({self._values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self) == dict(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._values.items())))
+
+    def to_json(self) -> dict:
+        return dict(self._values)
+
+
+class OptionSet:
+    def __init__(self, options: tuple[Option, ...]):
+        self.options = options
+        self.by_id = {o.id: o for o in options}
+
+    def resolve(self, *layers: Mapping[str, Any] | None) -> Options:
+        """Defaults, overlaid by each layer in turn, validated."""
+        chosen: dict[str, Any] = {}
+        for layer in layers:
+            if layer is None:
+                continue
+            if not isinstance(layer, Mapping):
+                raise OptionsError(f"house rules must be an object, got {type(layer).__name__}")
+            for key, value in layer.items():
+                opt = self.by_id.get(key)
+                if opt is None:
+                    known = ", ".join(sorted(self.by_id))
+                    raise OptionsError(f"unknown house rule {key!r} (known: {known})")
+                chosen[key] = opt.check(value)
+        values = {o.id: chosen.get(o.id, o.default) for o in self.options}
+        for o in self.options:
+            if o.derive is not None and values[o.id] is None:
+                values[o.id] = o.derive(values)
+        return Options(values)
+
+    def describe(self) -> list[dict]:
+        return [o.describe() for o in self.options]

@@ -1,0 +1,135 @@
+"""Bot playouts with the invariants checked: ``python -m games.rules simulate``.
+
+After every action: the tiles are conserved, exactly one thing is awaited
+(one seat on its turn, or the seats still to answer a claim window or a
+setup choice), and the transfers so far sum to zero (by construction they
+can't not, so the check is on the per-seat deltas the players see).  At the
+end of every hand the action log is replayed from ``(seed, rules, log)`` and
+must give the same state, field for field.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import tiles as T
+from .bots import choose_action
+from .engine import Rejection, apply, awaited, deltas, new_hand, replay
+from .rng import Rng
+from .state import HandState
+from .variants import get_variant
+
+MAX_ACTIONS = 2000  # far above any real hand; a loop guard, not a rule
+
+
+class InvariantError(AssertionError):
+    pass
+
+
+def tile_census(s: HandState) -> Counter:
+    c: Counter = Counter(s.wall)
+    for k in range(4):
+        c.update(s.hands[k])
+        c.update(s.discards[k])
+        c.update(s.flowers[k])
+        for m in s.melds[k]:
+            c.update(m.tiles)
+    return c
+
+
+def check_invariants(s: HandState, expected: Counter) -> None:
+    census = tile_census(s)
+    if census != expected:
+        diff = (census - expected) + (expected - census)
+        raise InvariantError(f"tiles not conserved: {T.fmt(diff.elements())} differ")
+    if sum(deltas(s)) != 0:
+        raise InvariantError(f"transfers do not sum to zero: {deltas(s)}")
+    waiting = awaited(s)
+    if s.phase == "ended":
+        if waiting:
+            raise InvariantError("hand ended but seats still awaited")
+        return
+    if not waiting:
+        raise InvariantError(f"nothing awaited in phase {s.phase}")
+    if s.phase == "play" and waiting != [s.turn]:
+        raise InvariantError(f"play phase awaits {waiting}, turn is {s.turn}")
+    if s.phase == "claim":
+        expected_seats = sorted(set(s.claim["options"]) - set(s.claim["answers"]))
+        if waiting != expected_seats:
+            raise InvariantError(f"claim awaits {waiting}, expected {expected_seats}")
+
+
+def play_hand(variant: str, rules, seed: int, dealer: int | None = None, *, check: bool = True):
+    """Play one hand with four bots; returns ``(final_state, log)``."""
+    state = new_hand(variant, rules, seed, dealer)
+    expected = tile_census(state)
+    log: list[tuple[int, dict]] = []
+    if check:
+        check_invariants(state, expected)
+    while state.phase != "ended":
+        if len(log) > MAX_ACTIONS:
+            raise InvariantError("hand did not end")
+        seat = awaited(state)[0]
+        action = choose_action(state, seat)
+        out = apply(state, seat, action)
+        if isinstance(out, Rejection):
+            raise InvariantError(f"bot action {action} rejected: {out.reason}")
+        state = out[0]
+        log.append((seat, action))
+        if check:
+            check_invariants(state, expected)
+    if check:
+        again = replay(variant, state.rules, seed, dealer, log)
+        if again.to_json() != state.to_json():
+            raise InvariantError(f"replay of hand seed={seed} differs from the played state")
+    return state, log
+
+
+@dataclass
+class Summary:
+    hands: int = 0
+    seconds: float = 0.0
+    actions: int = 0
+    wins: int = 0
+    exhausted: int = 0
+    fan_total: int = 0
+    patterns: Counter = field(default_factory=Counter)
+    win_types: Counter = field(default_factory=Counter)
+
+    def to_json(self) -> dict:
+        return {
+            "hands": self.hands,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "actions": self.actions,
+            "wins": self.wins,
+            "liuju_rate": round(self.exhausted / self.hands, 4) if self.hands else None,
+            "mean_total": round(self.fan_total / self.wins, 3) if self.wins else None,
+            "win_types": dict(self.win_types),
+            "patterns": dict(self.patterns.most_common()),
+        }
+
+
+def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = True) -> Summary:
+    v = get_variant(variant)
+    opts = v.resolve_options(rules)
+    seeds = Rng(seed)
+    summary = Summary()
+    start = time.perf_counter()
+    for _ in range(hands):
+        state, log = play_hand(variant, opts, seeds.next64() >> 1, check=check)
+        summary.hands += 1
+        summary.actions += len(log)
+        if state.result["reason"] == "exhausted":
+            summary.exhausted += 1
+        for seat in state.win_order:
+            w = state.won[seat]
+            summary.wins += 1
+            summary.fan_total += w["total"]
+            summary.win_types[w["win_type"]] += 1
+            for item in w["items"]:
+                summary.patterns[item["id"]] += 1
+    summary.seconds = time.perf_counter() - start
+    return summary

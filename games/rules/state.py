@@ -1,0 +1,190 @@
+"""The state of one hand, as plain data.
+
+A :class:`HandState` is never changed once an ``apply`` has returned it: the
+engine clones, then mutates the clone.  Every field is JSON-friendly through
+``to_json``/``from_json`` (tiles in the notation, melds as objects) so a
+snapshot can be stored and compared with a replay of the action log.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from . import tiles as T
+from .model import Meld
+
+PHASES = ("exchange", "ding_que", "play", "claim", "ended")
+
+
+class HandState:
+    __slots__ = (
+        "variant",
+        "rules",
+        "seed",
+        "dealer",
+        "version",
+        "wall",
+        "hands",
+        "melds",
+        "discards",
+        "flowers",
+        "phase",
+        "picks",
+        "que",
+        "exchange_dir",
+        "turn",
+        "drawn",
+        "turn_kind",
+        "kong_turn",
+        "claim",
+        "won",
+        "win_order",
+        "left",
+        "pass_hu",
+        "draws",
+        "claimed_any",
+        "kongs",
+        "transfers",
+        "result",
+        "extra",
+    )
+
+    def __init__(self, **fields: Any):
+        for name in self.__slots__:
+            setattr(self, name, fields.get(name))
+
+    # --- derived -----------------------------------------------------------
+    def is_out(self, seat: int) -> bool:
+        """A seat that has won (血战) no longer plays."""
+        return self.won[seat] is not None
+
+    def in_play(self) -> list[int]:
+        return [s for s in range(4) if self.won[s] is None]
+
+    def next_in_play(self, seat: int) -> int:
+        for k in range(1, 5):
+            s = (seat + k) % 4
+            if self.won[s] is None:
+                return s
+        raise AssertionError("nobody left in play")
+
+    # --- copying -----------------------------------------------------------
+    def clone(self) -> HandState:
+        new = HandState.__new__(HandState)
+        new.variant = self.variant
+        new.rules = self.rules  # frozen Options, shared
+        new.seed = self.seed
+        new.dealer = self.dealer
+        new.version = self.version
+        new.wall = list(self.wall)
+        new.hands = [list(h) for h in self.hands]
+        new.melds = [list(m) for m in self.melds]  # Meld is frozen
+        new.discards = [list(d) for d in self.discards]
+        new.flowers = [list(f) for f in self.flowers]
+        new.phase = self.phase
+        new.picks = list(self.picks)
+        new.que = list(self.que)
+        new.exchange_dir = self.exchange_dir
+        new.turn = self.turn
+        new.drawn = self.drawn
+        new.turn_kind = self.turn_kind
+        new.kong_turn = self.kong_turn
+        new.claim = copy.deepcopy(self.claim) if self.claim is not None else None
+        new.won = list(self.won)  # win records are never mutated in place
+        new.win_order = list(self.win_order)
+        new.left = list(self.left)
+        new.pass_hu = list(self.pass_hu)
+        new.draws = list(self.draws)
+        new.claimed_any = self.claimed_any
+        new.kongs = [dict(k) for k in self.kongs]
+        new.transfers = list(self.transfers)  # transfer dicts are never mutated
+        new.result = self.result
+        new.extra = dict(self.extra)
+        return new
+
+    # --- serialisation -------------------------------------------------------
+    def to_json(self) -> dict:
+        def tl(ts):
+            return [T.to_str(t) for t in ts]
+
+        claim = None
+        if self.claim is not None:
+            claim = dict(self.claim)
+            claim["tile"] = T.to_str(claim["tile"])
+            claim["options"] = {str(k): v for k, v in claim["options"].items()}
+            claim["answers"] = {str(k): v for k, v in claim["answers"].items()}
+        return {
+            "variant": self.variant,
+            "rules": dict(self.rules),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "version": self.version,
+            "wall": tl(self.wall),
+            "hands": [T.fmt(h) for h in self.hands],
+            "melds": [[m.to_json() for m in ms] for ms in self.melds],
+            "discards": [tl(d) for d in self.discards],
+            "flowers": [T.fmt(f) for f in self.flowers],
+            "phase": self.phase,
+            "picks": self.picks,
+            "que": self.que,
+            "exchange_dir": self.exchange_dir,
+            "turn": self.turn,
+            "drawn": T.to_str(self.drawn) if self.drawn is not None else None,
+            "turn_kind": self.turn_kind,
+            "kong_turn": self.kong_turn,
+            "claim": claim,
+            "won": self.won,
+            "win_order": self.win_order,
+            "left": self.left,
+            "pass_hu": self.pass_hu,
+            "draws": self.draws,
+            "claimed_any": self.claimed_any,
+            "kongs": self.kongs,
+            "transfers": self.transfers,
+            "result": self.result,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> HandState:
+        from .variants import get_variant
+
+        variant = get_variant(d["variant"])
+        claim = d["claim"]
+        if claim is not None:
+            claim = dict(claim)
+            claim["tile"] = T.parse_one(claim["tile"])
+            claim["options"] = {int(k): v for k, v in claim["options"].items()}
+            claim["answers"] = {int(k): v for k, v in claim["answers"].items()}
+        return cls(
+            variant=d["variant"],
+            rules=variant.resolve_options(d["rules"]),
+            seed=d["seed"],
+            dealer=d["dealer"],
+            version=d["version"],
+            wall=[T.parse_one(t) for t in d["wall"]],
+            hands=[sorted(T.parse(h)) for h in d["hands"]],
+            melds=[[Meld.from_json(m) for m in ms] for ms in d["melds"]],
+            discards=[[T.parse_one(t) for t in ds] for ds in d["discards"]],
+            flowers=[sorted(T.parse(f)) for f in d["flowers"]],
+            phase=d["phase"],
+            picks=list(d["picks"]),
+            que=list(d["que"]),
+            exchange_dir=d["exchange_dir"],
+            turn=d["turn"],
+            drawn=T.parse_one(d["drawn"]) if d["drawn"] is not None else None,
+            turn_kind=d["turn_kind"],
+            kong_turn=d["kong_turn"],
+            claim=claim,
+            won=list(d["won"]),
+            win_order=list(d["win_order"]),
+            left=list(d["left"]),
+            pass_hu=list(d["pass_hu"]),
+            draws=list(d["draws"]),
+            claimed_any=d["claimed_any"],
+            kongs=[dict(k) for k in d["kongs"]],
+            transfers=list(d["transfers"]),
+            result=d["result"],
+            extra=dict(d["extra"]),
+        )
