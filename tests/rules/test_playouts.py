@@ -1,0 +1,159 @@
+"""Hypothesis playouts: whole hands under random rules and random legal choices.
+
+Invariants after every action: tiles conserved, exactly one thing awaited,
+transfers sum to zero; at the end the action log replays to the same state,
+and a snapshot restored from JSON plays on identically.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.rules import HandState, apply, awaited, legal_actions, new_hand, replay, view
+from games.rules.bots import choose_action
+from games.rules.engine import Rejection
+from games.rules.rng import Rng
+from games.rules.simulate import check_invariants, play_hand, simulate, tile_census
+
+RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "mode": st.sampled_from(["xuezhan", "plain"]),
+        "ding_que": st.booleans(),
+        "huan_san_zhang": st.booleans(),
+        "fan_cap": st.sampled_from([None, 1, 3, 4, 6, 13]),
+        "self_draw_bonus": st.sampled_from(["none", "base", "fan"]),
+        "direct_kong_pay": st.sampled_from([1, 2]),
+        "last_four_forced_win": st.booleans(),
+        "hai_di": st.booleans(),
+        "jin_gou_diao": st.booleans(),
+        "cha_da_jiao": st.sampled_from(["max", "min"]),
+        "dealer_rule": st.sampled_from(["dice", "discarder", "first_winner"]),
+        "dian_gang_hua": st.sampled_from(["zimo", "discarder"]),
+        "base": st.sampled_from([1, 2, 5]),
+    },
+)
+
+
+def _random_playout(rules, seed, randomness):
+    """Bots, except that with probability ``randomness`` a seat picks any legal action
+    (so passes on wins, odd kongs and odd discards all happen)."""
+    rng = Rng(seed ^ 0x5EED)
+    state = new_hand("sichuan", rules, seed)
+    expected = tile_census(state)
+    log = []
+    while state.phase != "ended":
+        seat = awaited(state)[0]
+        legal = legal_actions(state, seat)
+        if rng.below(1000) < randomness * 1000:
+            action = legal[rng.below(len(legal))]
+        else:
+            action = choose_action(state, seat)
+        out = apply(state, seat, action)
+        assert not isinstance(out, Rejection), out
+        state = out[0]
+        log.append((seat, action))
+        check_invariants(state, expected)
+        assert len(log) < 2000
+    return state, log
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=RULES, seed=st.integers(0, 2**63 - 1), randomness=st.sampled_from([0.0, 0.2, 1.0]))
+def test_random_playouts_keep_the_invariants_and_replay(rules, seed, randomness):
+    state, log = _random_playout(rules, seed, randomness)
+    assert state.result["deltas"] == [
+        sum(t["amount"] for t in state.transfers if t["to"] == k)
+        - sum(t["amount"] for t in state.transfers if t["from"] == k)
+        for k in range(4)
+    ]
+    assert sum(state.result["deltas"]) == 0
+    again = replay("sichuan", rules, seed, None, log)
+    assert again.to_json() == state.to_json()
+    # Every amount is a whole multiple of the base.
+    base = state.rules.base
+    assert all(t["amount"] % base == 0 and t["amount"] > 0 for t in state.transfers)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=RULES, seed=st.integers(0, 2**63 - 1), cut=st.integers(0, 200))
+def test_snapshot_round_trip_plays_on_identically(rules, seed, cut):
+    final, log = _random_playout(rules, seed, 0.2)
+    cut = min(cut, len(log))
+    mid = replay("sichuan", rules, seed, None, log[:cut])
+    snapshot = json.loads(json.dumps(mid.to_json()))
+    restored = HandState.from_json(snapshot)
+    assert restored.to_json() == mid.to_json()
+    for seat, action in log[cut:]:
+        restored = apply(restored, seat, action)[0]
+    assert restored.to_json() == final.to_json()
+
+
+def _concealed_leaks(state, seat, v):
+    """Return a description of anything in ``v`` that ``seat`` must not see."""
+    problems = []
+    ended = state.phase == "ended"
+    if not ended:
+        for key in ("seed", "wall"):
+            if key in v:
+                problems.append(key)
+    for p in v["players"]:
+        k = p["seat"]
+        if k == seat or ended:
+            continue
+        if "hand" in p and state.won[k] is None:
+            problems.append(f"hand of {k}")
+        if "drawn" in p:
+            problems.append(f"drawn of {k}")
+        for m in p["melds"]:
+            if m["concealed"] and m["tiles"] is not None:
+                problems.append(f"concealed kong of {k}")
+        if p["que"] is not None and not all(q is not None for q in state.que):
+            problems.append(f"que of {k}")
+    if seat is None and not ended:
+        if any("hand" in p and state.won[p["seat"]] is None for p in v["players"]):
+            problems.append("spectator sees a hand")
+    return problems
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=RULES, seed=st.integers(0, 2**63 - 1))
+def test_views_and_events_hide_what_a_seat_may_not_see(rules, seed):
+    from games.rules import events_for
+
+    state = new_hand("sichuan", rules, seed)
+    steps = 0
+    while state.phase != "ended" and steps < 2000:
+        for seat in (0, 1, 2, 3, None):
+            v = view(state, seat)
+            assert _concealed_leaks(state, seat, v) == []
+            json.dumps(v)  # a view is plain JSON
+        seat = awaited(state)[0]
+        state, events = apply(state, seat, choose_action(state, seat))
+        for viewer in (0, 1, 2, 3, None):
+            for e in events_for(events, viewer):
+                assert "private" not in e
+                if e["type"] == "TileDrawn" and e["seat"] != viewer:
+                    assert "tile" not in e
+                if e["type"] in ("TilesChosen", "SuitChosen", "ClaimAnswered"):
+                    if e["seat"] != viewer:
+                        assert set(e) == {"type", "seat"}
+        steps += 1
+    v = view(state, 1)
+    assert v["seed"] == seed and all("hand" in p for p in v["players"])
+
+
+def test_a_thousand_bot_hands_run_clean():
+    summary = simulate("sichuan", 1000, seed=2026)
+    assert summary.hands == 1000
+    assert summary.wins > 1000  # 血战: most hands have several winners
+    assert 0 < summary.exhausted < 1000
+
+
+def test_play_hand_is_deterministic():
+    a, log_a = play_hand("sichuan", None, 99)
+    b, log_b = play_hand("sichuan", None, 99)
+    assert log_a == log_b and a.to_json() == b.to_json()
