@@ -14,6 +14,11 @@ class User(AbstractUser):
         _("language"), max_length=8, choices=Language.choices, default=Language.ZH_HANS
     )
 
+    # Bots are accounts of their own so that they are rated like anyone else.
+    is_bot = models.BooleanField(_("bot"), default=False)
+    # Running total of every settled hand's transfers, in base units.
+    balance = models.BigIntegerField(_("balance"), default=0)
+
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username

@@ -1,1 +1,148 @@
-# Tables, hands and the action log arrive with the game issues.
+"""Rooms, seats, hands and the action log.
+
+The action log (:class:`HandAction`) is the truth; ``Hand.state`` is a cache of
+the engine state it leads to, saved in the same transaction as each action and
+rebuildable with ``manage.py hand_verify``.  Row-locking policy: every change
+to a hand locks its :class:`Room` row first (``select_for_update``), then reads
+and writes the hand; nothing else takes locks, so there is one lock order.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+
+    variant = models.CharField(max_length=20)
+    # The effective house rules: variant defaults overlaid with the room's choices.
+    rules = models.JSONField(default=dict)
+    # The room's own choices, as sent (shown in the lobby as highlights).
+    rule_choices = models.JSONField(default=dict, blank=True)
+    hands_total = models.PositiveSmallIntegerField(default=8)
+    discard_seconds = models.PositiveSmallIntegerField(null=True, default=15)
+    claim_seconds = models.PositiveSmallIntegerField(null=True, default=8)
+    private = models.BooleanField(default=False)
+    code = models.CharField(max_length=6, unique=True, default=new_join_code)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_rooms"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    # Dealer of the next hand (None: roll the dice), as the engine decided.
+    next_dealer = models.SmallIntegerField(null=True, blank=True)
+    # When the next hand starts even if not everyone has readied (between hands).
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"room {self.pk} ({self.variant})"
+
+    @property
+    def ws_path(self) -> str:
+        return f"/ws/rooms/{self.pk}/"
+
+
+class Seat(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    ready = models.BooleanField(default=False)
+    # A human who left a hand in progress: a bot plays the seat from then on.
+    left = models.BooleanField(default=False)
+    connected = models.PositiveSmallIntegerField(default=0)  # open sockets
+    score = models.BigIntegerField(default=0)  # running total in this room
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="seat_unique_index"),
+        ]
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user is not None and self.user.is_bot
+
+    @property
+    def bot_controlled(self) -> bool:
+        return self.is_bot or self.left
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        ENDED = "ended", _("ended")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=20)
+    rules = models.JSONField()
+    seed = models.BigIntegerField()
+    dealer = models.SmallIntegerField(null=True)  # as given to new_hand (None: dice)
+    # Who sat where for this hand (user ids), frozen at the start.
+    players = models.JSONField()
+    state = models.JSONField()  # snapshot of the engine state (a cache of the log)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    result = models.JSONField(null=True, blank=True)
+    # Per-seat decision deadlines {"0": iso, ...}; deadline_at is their minimum, for the sweeper.
+    deadlines = models.JSONField(default=dict)
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="hand_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of room {self.room_id}"
+
+
+class HandAction(models.Model):
+    """One accepted action, in order: the hand's source of truth."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # Who decided it: "player", "bot" (a bot seat), "timeout" (the deadline passed).
+    source = models.CharField(max_length=10, default="player")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="action_unique_seq"),
+        ]
+
+
+class Settlement(models.Model):
+    """A hand's stored settlement; one per hand, so a retried task is a no-op."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="settlement")
+    transfers = models.JSONField()
+    deltas = models.JSONField()  # per seat
+    details = models.JSONField(default=dict)  # 查花猪/查大叫 results, refunds
+    created_at = models.DateTimeField(auto_now_add=True)
