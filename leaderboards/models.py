@@ -1,1 +1,68 @@
-# Ratings and standings arrive with the settlement issue.
+"""Ratings per player and variant, and the per-hand record of how they moved.
+
+Written only by ``leaderboards.services.ratings_update_for_hand``; one
+:class:`RatingChange` per (hand, player) is the key that makes a retried
+update a no-op.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from leaderboards import rating
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    variant = models.CharField(max_length=20)
+    mu = models.FloatField(default=rating.DEFAULT_MU)
+    sigma = models.FloatField(default=rating.DEFAULT_SIGMA)
+    hands = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.variant}: {self.ordinal:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        return rating.ordinal(self.mu, self.sigma)
+
+
+class RatingChange(models.Model):
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    variant = models.CharField(max_length=20)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    ordinal_before = models.FloatField()
+    ordinal_after = models.FloatField()
+    rank = models.PositiveSmallIntegerField()  # 1 = best; equal scores share a rank
+    score_delta = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "user"], name="ratingchange_unique_hand_user"),
+        ]
+        indexes = [
+            # The profile's "recent hands".
+            models.Index(fields=["user", "-created_at"], name="ratingchange_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} user {self.user_id}: {self.ordinal_change:+.2f}"
+
+    @property
+    def ordinal_change(self) -> float:
+        return self.ordinal_after - self.ordinal_before

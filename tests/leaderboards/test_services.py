@@ -1,0 +1,123 @@
+import pytest
+
+from games.models import Hand
+from leaderboards import services
+from leaderboards.models import Rating, RatingChange
+from leaderboards.rating import default_skill, ordinal, rate
+from leaderboards.services import ratings_update_for_hand
+
+pytestmark = pytest.mark.django_db
+
+
+def rating_of(user, variant="sichuan"):
+    return Rating.objects.get(user=user, variant=variant)
+
+
+def test_an_ended_hand_rates_every_seat(players, make_hand):
+    hand = make_hand([6, -6, 2, -2], winners=[0, 2])
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert [c.user_id for c in changes] == [p.pk for p in players]
+    assert [c.rank for c in changes] == [1, 4, 2, 3]
+    assert [c.score_delta for c in changes] == [6, -6, 2, -2]
+    expected = rate([default_skill()] * 4, [6, -6, 2, -2])
+    for change, player, (mu, sigma) in zip(changes, players, expected, strict=True):
+        stored = rating_of(player)
+        assert (stored.mu, stored.sigma) == pytest.approx((mu, sigma))
+        assert (change.mu_after, change.sigma_after) == pytest.approx((mu, sigma))
+        assert (change.mu_before, change.sigma_before) == pytest.approx(default_skill())
+        assert change.ordinal_before == pytest.approx(0.0)
+        assert change.ordinal_after == pytest.approx(ordinal(mu, sigma))
+        assert stored.hands == 1
+    assert [rating_of(p).wins for p in players] == [1, 0, 1, 0]
+    assert rating_of(players[0]).ordinal > 0 > rating_of(players[1]).ordinal
+
+
+def test_rating_a_hand_twice_is_a_no_op(players, make_hand):
+    hand = make_hand([6, -6, 0, 0])
+
+    first = ratings_update_for_hand(hand.pk)
+    mu_after_first = rating_of(players[0]).mu
+    second = ratings_update_for_hand(hand.pk)
+
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+    assert {c.pk for c in second} == {c.pk for c in first}
+    assert [rating_of(p).hands for p in players] == [1, 1, 1, 1]
+    assert rating_of(players[0]).mu == mu_after_first
+
+
+def test_a_concurrent_duplicate_is_treated_as_done(players, make_hand, monkeypatch):
+    """The other run commits between our "already rated?" check and our insert."""
+    hand = make_hand([6, -6, 0, 0])
+    ratings_update_for_hand(hand.pk)
+    real = services._existing_changes
+    calls = []
+
+    def misses_once(hand_id):
+        calls.append(hand_id)
+        return [] if len(calls) == 1 else real(hand_id)
+
+    monkeypatch.setattr(services, "_existing_changes", misses_once)
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert len(calls) == 2  # the check missed, the insert collided, the fallback read
+    assert len(changes) == 4
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+    # The colliding run's rating updates were rolled back with it.
+    assert [rating_of(p).hands for p in players] == [1, 1, 1, 1]
+
+
+def test_a_hand_still_being_played_is_not_rated(make_hand):
+    hand = make_hand([0, 0, 0, 0], status=Hand.Status.PLAYING)
+
+    assert ratings_update_for_hand(hand.pk) == []
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.exists()
+
+
+def test_an_ended_hand_without_a_result_is_not_rated(make_hand):
+    hand = make_hand([1, -1, 0, 0])
+    Hand.objects.filter(pk=hand.pk).update(result=None)
+
+    assert ratings_update_for_hand(hand.pk) == []
+    assert not Rating.objects.exists()
+
+
+def test_a_missing_hand_is_not_rated():
+    assert ratings_update_for_hand(987654) == []
+
+
+def test_empty_seats_are_skipped(players, make_hand):
+    seats = [players[0].pk, None, players[2].pk, players[3].pk]
+    hand = make_hand([4, 0, -2, -2], seats=seats)
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert sorted(c.user_id for c in changes) == sorted(
+        [players[0].pk, players[2].pk, players[3].pk]
+    )
+    assert not Rating.objects.filter(user=players[1]).exists()
+    assert [c.rank for c in changes] == [1, 2, 2]
+
+
+def test_the_next_hand_starts_from_the_last_rating(players, make_hand):
+    ratings_update_for_hand(make_hand([6, -6, 0, 0]).pk)
+    after_first = rating_of(players[0])
+
+    changes = ratings_update_for_hand(make_hand([-2, 2, 0, 0]).pk)
+
+    assert changes[0].mu_before == pytest.approx(after_first.mu)
+    assert changes[0].ordinal_before == pytest.approx(after_first.ordinal)
+    assert changes[0].mu_after < after_first.mu
+    assert rating_of(players[0]).hands == 2
+
+
+def test_ratings_are_kept_per_variant(players, make_hand):
+    ratings_update_for_hand(make_hand([6, -6, 0, 0]).pk)
+    ratings_update_for_hand(make_hand([-6, 6, 0, 0], variant="guangzhou").pk)
+
+    sichuan, guangzhou = rating_of(players[0]), rating_of(players[0], "guangzhou")
+    assert (sichuan.hands, guangzhou.hands) == (1, 1)
+    assert sichuan.ordinal > 0 > guangzhou.ordinal
