@@ -1,0 +1,157 @@
+"""Reads for the leaderboard pages, the API and the profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F, QuerySet
+
+from games.variants import VARIANTS, VariantInfo
+from leaderboards.models import Rating, RatingChange
+
+
+def variant_info(key: str) -> VariantInfo | None:
+    """The variant a board may be shown for (all presented variants, playable or not)."""
+    return next((v for v in VARIANTS if v.key == key), None)
+
+
+def _variant_name(key: str):
+    info = variant_info(key)
+    return info.name if info else key
+
+
+def _win_rate(wins: int, hands: int) -> float:
+    return round(wins / hands, 4) if hands else 0.0
+
+
+def _by_standing(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
+    # The same ordinal as openskill's (mu - 3 sigma), computed in the database so it can sort.
+    return ratings.annotate(standing=F("mu") - 3 * F("sigma")).order_by(
+        "-standing", "-hands", "user_id"
+    )
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    name: str
+    is_bot: bool
+    rating: float  # the ordinal, rounded to 2 dp
+    mu: float
+    sigma: float
+    hands: int
+    wins: int
+    win_rate: float  # 0..1
+
+    @property
+    def win_percent(self) -> float:
+        return round(self.win_rate * 100, 1)
+
+
+def leaderboard(variant: str, limit: int = 100) -> list[LeaderboardRow]:
+    """Players rated in ``variant``, best first (ordinal, then hands played)."""
+    ratings = _by_standing(
+        Rating.objects.filter(variant=variant, hands__gt=0).select_related("user")
+    )[:limit]
+    return [
+        LeaderboardRow(
+            rank=position,
+            user_id=r.user_id,
+            name=r.user.shown_name,
+            is_bot=r.user.is_bot,
+            rating=round(r.ordinal, 2),
+            mu=round(r.mu, 4),
+            sigma=round(r.sigma, 4),
+            hands=r.hands,
+            wins=r.wins,
+            win_rate=_win_rate(r.wins, r.hands),
+        )
+        for position, r in enumerate(ratings, start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class BoardSummary:
+    variant: VariantInfo
+    players: int
+    top: list[LeaderboardRow]
+
+
+def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
+    """One entry per presented variant: how many are rated and who leads."""
+    summaries = []
+    for info in VARIANTS:
+        players = Rating.objects.filter(variant=info.key, hands__gt=0).count()
+        summaries.append(
+            BoardSummary(
+                variant=info, players=players, top=leaderboard(info.key, top) if players else []
+            )
+        )
+    return summaries
+
+
+@dataclass(frozen=True)
+class PlayerRatingRow:
+    variant: str
+    variant_name: str
+    rating: float
+    hands: int
+    wins: int
+    win_rate: float
+
+    @property
+    def win_percent(self) -> float:
+        return round(self.win_rate * 100, 1)
+
+
+def player_ratings(user) -> list[PlayerRatingRow]:
+    """The user's rating in each variant they have played, best first."""
+    return [
+        PlayerRatingRow(
+            variant=r.variant,
+            variant_name=_variant_name(r.variant),
+            rating=round(r.ordinal, 2),
+            hands=r.hands,
+            wins=r.wins,
+            win_rate=_win_rate(r.wins, r.hands),
+        )
+        for r in _by_standing(Rating.objects.filter(user=user, hands__gt=0))
+    ]
+
+
+@dataclass(frozen=True)
+class RecentHandRow:
+    variant: str
+    variant_name: str
+    room_id: int
+    hand_number: int
+    rank: int
+    score_delta: int
+    rating_after: float
+    rating_change: float  # ordinal after - before, rounded to 2 dp
+    at: datetime
+
+
+def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
+    """The user's last rated hands, newest first."""
+    changes = (
+        RatingChange.objects.filter(user=user)
+        .select_related("hand")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    return [
+        RecentHandRow(
+            variant=c.variant,
+            variant_name=_variant_name(c.variant),
+            room_id=c.hand.room_id,
+            hand_number=c.hand.number,
+            rank=c.rank,
+            score_delta=c.score_delta,
+            rating_after=round(c.ordinal_after, 2),
+            rating_change=round(c.ordinal_change, 2),
+            at=c.created_at,
+        )
+        for c in changes
+    ]
