@@ -1,0 +1,21 @@
+"""Shapes of the leaderboard API (output only)."""
+
+from rest_framework import serializers
+
+
+class LeaderboardPlayerSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    rating = serializers.FloatField(help_text="Conservative skill estimate: mu - 3 sigma.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    hands = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(help_text="Hands won / hands played, 0 to 1.")
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    players = LeaderboardPlayerSerializer(many=True)

@@ -1,0 +1,110 @@
+import pytest
+from django.urls import reverse
+
+from leaderboards.models import Rating
+from leaderboards.services import ratings_update_for_hand
+
+pytestmark = pytest.mark.django_db
+
+# The API is not mounted in config/urls.py yet; this adds it on top of the site's URLs.
+with_api = pytest.mark.urls("tests.leaderboards.urls")
+
+
+@pytest.fixture
+def rated(players, make_hand):
+    """One Sichuan hand won by lin (seat 0), lost by mei (seat 1)."""
+    ratings_update_for_hand(make_hand([6, -6, 0, 0], winners=[0]).pk)
+    return players
+
+
+def test_index_links_every_board_and_shows_the_leader(english, rated):
+    content = english.get(reverse("leaderboards")).content.decode()
+
+    for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
+        assert f'href="{reverse("leaderboard", args=[key])}"' in content
+    assert "lin" in content
+    # Only the three variants without hands still say so.
+    assert content.count("No games played yet.") == 3
+
+
+def test_board_lists_players_best_first(english, rated):
+    response = english.get(reverse("leaderboard", args=["sichuan"]))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    lin, mei, east, _ = rated
+    assert 'class="rating-table"' in content
+    assert content.index(f'id="player-{lin.pk}"') < content.index(f'id="player-{east.pk}"')
+    assert content.index(f'id="player-{east.pk}"') < content.index(f'id="player-{mei.pk}"')
+    assert f"{Rating.objects.get(user=lin).ordinal:.2f}" in content
+    assert "100.0%" in content  # lin won the one hand played
+    assert content.count('class="bot-tag"') == 2
+
+
+def test_board_of_a_variant_not_yet_playable_is_empty(english):
+    response = english.get(reverse("leaderboard", args=["ningbo"]))
+
+    assert response.status_code == 200
+    assert "No games played yet." in response.content.decode()
+
+
+def test_board_of_an_unknown_variant_is_404(client):
+    assert client.get(reverse("leaderboard", args=["riichi"])).status_code == 404
+
+
+def test_board_is_translated(client, rated):
+    content = client.get(reverse("leaderboard", args=["sichuan"])).content.decode()
+
+    assert "四川血战" in content  # default language, via the variant's translated name
+
+
+@with_api
+def test_api_board_shape(client, rated):
+    response = client.get("/api/leaderboards/sichuan/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["variant"] == "sichuan"
+    assert len(body["players"]) == 4
+    top = body["players"][0]
+    lin = rated[0]
+    stored = Rating.objects.get(user=lin)
+    assert top == {
+        "rank": 1,
+        "user_id": lin.pk,
+        "name": "lin",
+        "is_bot": False,
+        "rating": round(stored.ordinal, 2),
+        "mu": pytest.approx(stored.mu, abs=1e-4),
+        "sigma": pytest.approx(stored.sigma, abs=1e-4),
+        "hands": 1,
+        "wins": 1,
+        "win_rate": 1.0,
+    }
+    assert [p["rank"] for p in body["players"]] == [1, 2, 3, 4]
+    assert [p["is_bot"] for p in body["players"]].count(True) == 2
+
+
+@with_api
+def test_api_board_of_a_variant_without_hands_is_empty(client):
+    response = client.get("/api/leaderboards/guangzhou/")
+
+    assert response.status_code == 200
+    assert response.json() == {"variant": "guangzhou", "players": []}
+
+
+@with_api
+def test_api_unknown_variant_is_404_json(client):
+    response = client.get("/api/leaderboards/riichi/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert "riichi" in response.json()["detail"]
+
+
+@with_api
+def test_api_is_in_the_schema(client):
+    content = client.get(reverse("api-schema")).content.decode()
+
+    assert "/api/leaderboards/{variant}/" in content
+    assert "leaderboard_retrieve" in content
