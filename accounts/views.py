@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
 from accounts.services import user_language_set, user_profile_update
+from leaderboards.selectors import player_ratings, recent_rating_changes
 
 
 @require_POST
@@ -31,4 +32,12 @@ def profile(request):
             return redirect("profile")
     else:
         form = ProfileForm(instance=request.user)
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "ratings": player_ratings(request.user),
+            "recent_hands": recent_rating_changes(request.user, limit=10),
+        },
+    )
