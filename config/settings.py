@@ -101,6 +101,12 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Take the write lock at BEGIN: concurrent table services queue up instead of failing
+    # half-way (on PostgreSQL the room row lock does this job).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The cache gets its own Redis database where possible: clearing it (tests do, between
@@ -240,3 +246,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# --- Live tables -------------------------------------------------------------------------------
+
+# Seconds a bot (or a seat left by its player) waits before it acts: long enough to follow.
+GAME_BOT_DELAY = float(os.environ.get("GAME_BOT_DELAY", "0.8"))
+# Seconds between the end of a hand and the next one when not everyone readies.
+GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
+# Each server process sweeps due deadlines; tests drive the sweep themselves.
+GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
+GAME_SWEEP_INTERVAL = float(os.environ.get("GAME_SWEEP_INTERVAL", "0.25"))

@@ -11,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # Django's set_language, wrapped so a signed-in user's choice is also stored on the account.
     path("i18n/setlang/", set_language, name="set_language"),
+    path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
 ]

@@ -1,7 +1,44 @@
+"""Celery tasks: thin, idempotent wrappers around services.
+
+Both are safe to run twice and under ``acks_late`` (a redelivered task finds
+its unique row already written and does nothing).  In the embedded profile
+they run in-process (eager); with REDIS_URL on a real worker.
+"""
+
 from celery import shared_task
+from django.db import OperationalError
 
 
 @shared_task
 def ping() -> str:
     """Answer "pong"; proves a task makes the round trip through the broker and a worker."""
     return "pong"
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def settle_hand(hand_id: int) -> bool:
+    """Store the hand's settlement and running scores, then queue the rating update."""
+    from games.services import hand_settle
+
+    settlement = hand_settle(hand_id)
+    if settlement is None:
+        return False
+    update_ratings.delay(hand_id)  # hand_settle has committed: safe to enqueue
+    return True
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def update_ratings(hand_id: int) -> int:
+    """Update OpenSkill ratings for the hand's players, then announce ``settled``."""
+    from games import publish
+    from games.models import Hand
+    from games.selectors import settled_payload
+    from leaderboards.services import ratings_update_for_hand
+
+    changes = ratings_update_for_hand(hand_id)
+    hand = Hand.objects.filter(pk=hand_id).first()
+    if hand is not None:
+        payload = settled_payload(hand)
+        if payload is not None:
+            publish.settled(hand.room_id, payload)
+    return len(changes)

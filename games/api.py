@@ -1,0 +1,202 @@
+"""REST API for rooms and variants (DRF; session auth with CSRF).
+
+Views are thin: parse, call one service or selector, shape the answer.
+Refusals are JSON ``{"code": ..., "detail": ...}`` with a fitting status.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.models import Room
+from games.rules import available
+
+
+def _refusal(e: services.ServiceError) -> Response:
+    return Response({"code": e.code, "detail": e.message}, status=e.status)
+
+
+def refusals(view):
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except services.ServiceError as e:
+            return _refusal(e)
+
+    return wrapper
+
+
+class RoomCreateSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    rules = serializers.DictField(required=False, default=dict)
+    hands = serializers.IntegerField(required=False, default=8)
+    private = serializers.BooleanField(required=False, default=False)
+    bots = serializers.IntegerField(required=False, default=0)
+    discard_seconds = serializers.IntegerField(required=False, allow_null=True, default=15)
+    claim_seconds = serializers.IntegerField(required=False, allow_null=True, default=8)
+
+
+class JoinSerializer(serializers.Serializer):
+    code = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+ROOM_SCHEMA = OpenApiResponse(description="a room: id, code (for seated users), ws path, seats")
+ERROR_SCHEMA = OpenApiResponse(description='{"code": ..., "detail": ...}')
+
+
+class VariantsView(APIView):
+    permission_classes = []
+
+    @extend_schema(
+        responses=inline_serializer(
+            "Variant",
+            {
+                "key": serializers.CharField(),
+                "name": serializers.DictField(),
+                "description": serializers.DictField(),
+                "rules": serializers.ListField(),
+            },
+            many=True,
+        )
+    )
+    def get(self, request):
+        return Response(
+            [
+                {
+                    "key": v.key,
+                    "name": {"zh-hans": v.name_zh, "en": v.name_en},
+                    "description": {"zh-hans": v.description_zh, "en": v.description_en},
+                    "rules": v.options.describe(),
+                }
+                for v in available()
+            ]
+        )
+
+
+def _error_from_serializer(ser) -> Response:
+    field, problems = next(iter(ser.errors.items()))
+    return Response(
+        {"code": "bad_request", "detail": f"{field}: {' '.join(map(str, problems))}"},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+class RoomsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(operation_id="rooms_list", responses={200: ROOM_SCHEMA})
+    def get(self, request):
+        user = request.user if request.user.is_authenticated else None
+        rooms = [selectors.room_payload(r, for_user=user) for r in selectors.open_rooms()]
+        return Response(rooms)
+
+    @extend_schema(request=RoomCreateSerializer, responses={201: ROOM_SCHEMA, 400: ERROR_SCHEMA})
+    @refusals
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            return Response({"code": "bad_request", "detail": "send a JSON object"}, status=400)
+        unknown = set(request.data) - set(RoomCreateSerializer().fields)
+        if unknown:
+            return Response(
+                {
+                    "code": "bad_request",
+                    "detail": f"unknown field(s): {', '.join(sorted(unknown))}",
+                },
+                status=400,
+            )
+        ser = RoomCreateSerializer(data=request.data)
+        if not ser.is_valid():
+            return _error_from_serializer(ser)
+        d = ser.validated_data
+        room = services.room_create(
+            owner=request.user,
+            variant=d["variant"],
+            rules=d["rules"],
+            hands=d["hands"],
+            private=d["private"],
+            bots=d["bots"],
+            discard_seconds=d["discard_seconds"],
+            claim_seconds=d["claim_seconds"],
+        )
+        return Response(selectors.room_payload(room, for_user=request.user), status=201)
+
+
+def _visible_room(pk, user) -> Room:
+    room = Room.objects.filter(pk=pk).select_related("owner").first()
+    if room is None:
+        raise services.ServiceError("no_room", "no such room", 404)
+    if room.private and (user is None or selectors.seat_of(room, user) is None):
+        raise services.ServiceError("no_room", "no such room", 404)
+    return room
+
+
+class RoomDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: ROOM_SCHEMA, 404: ERROR_SCHEMA})
+    @refusals
+    def get(self, request, pk):
+        user = request.user if request.user.is_authenticated else None
+        room = _visible_room(pk, user)
+        return Response(selectors.room_payload(room, for_user=user))
+
+
+class RoomJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=JoinSerializer, responses={200: ROOM_SCHEMA, 403: ERROR_SCHEMA})
+    @refusals
+    def post(self, request, pk):
+        ser = JoinSerializer(data=request.data if isinstance(request.data, dict) else {})
+        ser.is_valid(raise_exception=False)
+        code = ser.validated_data.get("code", "") if ser.is_valid() else ""
+        room = services.room_join(room_id=pk, user=request.user, code=code)
+        return Response(selectors.room_payload(room, for_user=request.user))
+
+
+class RoomLeaveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @refusals
+    def post(self, request, pk):
+        room = services.room_leave(room_id=pk, user=request.user)
+        return Response(selectors.room_payload(room, for_user=request.user))
+
+
+class RoomReadyView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @refusals
+    def post(self, request, pk):
+        room = services.room_ready(room_id=pk, user=request.user)
+        return Response(selectors.room_payload(room, for_user=request.user))
+
+
+class RoomBotsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @refusals
+    def post(self, request, pk):
+        room = services.room_add_bot(room_id=pk, user=request.user)
+        return Response(selectors.room_payload(room, for_user=request.user), status=201)
+
+
+class RoomBotDeleteView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @refusals
+    def delete(self, request, pk, seat):
+        room = services.room_remove_bot(room_id=pk, user=request.user, seat_index=seat)
+        return Response(selectors.room_payload(room, for_user=request.user))

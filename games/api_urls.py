@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("variants/", api.VariantsView.as_view(), name="api-variants"),
+    path("rooms/", api.RoomsView.as_view(), name="api-rooms"),
+    path("rooms/<int:pk>/", api.RoomDetailView.as_view(), name="api-room"),
+    path("rooms/<int:pk>/join/", api.RoomJoinView.as_view(), name="api-room-join"),
+    path("rooms/<int:pk>/leave/", api.RoomLeaveView.as_view(), name="api-room-leave"),
+    path("rooms/<int:pk>/ready/", api.RoomReadyView.as_view(), name="api-room-ready"),
+    path("rooms/<int:pk>/bots/", api.RoomBotsView.as_view(), name="api-room-bots"),
+    path("rooms/<int:pk>/bots/<int:seat>/", api.RoomBotDeleteView.as_view(), name="api-room-bot"),
+]

@@ -1,0 +1,103 @@
+"""Publishing to table sockets, always on commit and always per seat.
+
+Groups: ``room.<id>`` (everyone at the table, spectators included: room
+changes, hand results, settlements), ``room.<id>.seat.<k>`` (the socket(s)
+of the player in seat k: that seat's view) and ``room.<id>.watch``
+(spectators: the view with no concealed tile).  Views come from
+``games.rules.view`` only; nothing here decides visibility.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.rules import events_for, view
+
+ENVELOPE_VERSION = 1
+
+
+def room_group(room_id) -> str:
+    return f"room.{room_id}"
+
+
+def seat_group(room_id, seat: int) -> str:
+    return f"room.{room_id}.seat.{seat}"
+
+
+def watch_group(room_id) -> str:
+    return f"room.{room_id}.watch"
+
+
+def envelope(t: str, v, d) -> dict:
+    return {"t": t, "v": v, "d": d}
+
+
+def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, events=()) -> dict:
+    """The ``state`` envelope for one seat (None: a spectator)."""
+    d = view(state, seat)
+    per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
+    d["events"] = events_for(list(events), seat)
+    d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
+    # Whose turn it is is public, so is its clock; a claim window's clocks are not
+    # (they would tell who can claim).
+    d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
+    d["hand"] = hand_number
+    return envelope("state", state.version, d)
+
+
+def hand_end_payload(state, hand_number: int) -> dict:
+    return {
+        "hand": hand_number,
+        "result": state.result,
+        "wins": [state.won[s] for s in state.win_order],
+        "transfers": state.transfers,
+        "cha": state.extra.get("cha"),
+        "hands": view(state, None)["players"],
+        "seed": state.seed,
+    }
+
+
+def _send(messages: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    send = async_to_sync(layer.group_send)
+    for group, env in messages:
+        send(group, {"type": "table.send", "envelope": env})
+
+
+def hand_changed_on_commit(room_id, hand_id, steps) -> None:
+    """Queue each step's per-seat states (and the result at the end) for commit."""
+    from games.models import Hand
+
+    hand = Hand.objects.only("number", "deadlines").get(pk=hand_id)
+    messages = []
+    last = len(steps) - 1
+    for i, (state, events) in enumerate(steps):
+        deadlines = hand.deadlines if i == last else {}
+        for seat in range(4):
+            messages.append(
+                (seat_group(room_id, seat), seat_state(state, seat, deadlines, hand.number, events))
+            )
+        messages.append(
+            (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
+        )
+        if state.phase == "ended":
+            payload = hand_end_payload(state, hand.number)
+            messages.append((room_group(room_id), envelope("hand_end", state.version, payload)))
+    transaction.on_commit(lambda: _send(messages))
+
+
+def room_changed_on_commit(room_id) -> None:
+    def send():
+        from games.selectors import room_payload
+
+        payload = room_payload(room_id)
+        if payload is not None:
+            _send([(room_group(room_id), envelope("room", None, payload))])
+
+    transaction.on_commit(send)
+
+
+def settled(room_id, payload: dict) -> None:
+    _send([(room_group(room_id), envelope("settled", None, payload))])

@@ -1,0 +1,125 @@
+"""Read-side helpers: what the API and the sockets show about rooms and hands."""
+
+from __future__ import annotations
+
+from games import publish
+from games.models import Hand, Room, Seat, Settlement
+from games.rules import HandState, get_variant
+
+
+def _seat_payload(seat: Seat) -> dict:
+    user = seat.user
+    return {
+        "index": seat.index,
+        "user_id": user.pk if user else None,
+        "name": user.shown_name if user else None,
+        "is_bot": bool(user and user.is_bot),
+        "ready": seat.ready,
+        "left": seat.left,
+        "connected": seat.connected > 0 or bool(user and user.is_bot),
+        "score": seat.score,
+    }
+
+
+def room_payload(room_or_id, *, for_user=None) -> dict | None:
+    room = room_or_id
+    if not isinstance(room, Room):
+        room = Room.objects.filter(pk=room_or_id).select_related("owner").first()
+        if room is None:
+            return None
+    seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+    v = get_variant(room.variant)
+    out = {
+        "id": room.pk,
+        "variant": room.variant,
+        "variant_name": {"zh-hans": v.name_zh, "en": v.name_en},
+        "rules": room.rules,
+        "rule_choices": room.rule_choices,
+        "hands_total": room.hands_total,
+        "hands_played": room.hands_played,
+        "discard_seconds": room.discard_seconds,
+        "claim_seconds": room.claim_seconds,
+        "private": room.private,
+        "status": room.status,
+        "owner_id": room.owner_id,
+        "owner": room.owner.shown_name,
+        "seats": [_seat_payload(s) for s in seats],
+        "free_seats": sum(1 for s in seats if s.user_id is None),
+        "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
+        "ws": room.ws_path,
+    }
+    if for_user is not None and any(s.user_id == for_user.pk for s in seats):
+        out["code"] = room.code
+        out["my_seat"] = next(s.index for s in seats if s.user_id == for_user.pk)
+    return out
+
+
+def open_rooms(limit: int = 100):
+    return (
+        Room.objects.filter(private=False)
+        .exclude(status=Room.Status.FINISHED)
+        .select_related("owner")
+        .order_by("-created_at")[:limit]
+    )
+
+
+def seat_of(room: Room, user) -> int | None:
+    seat = Seat.objects.filter(room=room, user=user).values_list("index", flat=True).first()
+    return seat
+
+
+def table_snapshot(room_id, seat: int | None) -> list[dict]:
+    """Everything a (re)connecting socket needs: room, then the latest hand's state."""
+    payload = room_payload(room_id)
+    out = [publish.envelope("room", None, payload)]
+    hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
+    if hand is not None:
+        state = HandState.from_json(hand.state)
+        out.append(publish.seat_state(state, seat, hand.deadlines, hand.number))
+        if state.phase == "ended":
+            out.append(
+                publish.envelope(
+                    "hand_end", state.version, publish.hand_end_payload(state, hand.number)
+                )
+            )
+            settled = settled_payload(hand)
+            if settled is not None:
+                out.append(publish.envelope("settled", None, settled))
+    return out
+
+
+def settled_payload(hand: Hand) -> dict | None:
+    from django.contrib.auth import get_user_model
+
+    settlement = Settlement.objects.filter(hand=hand).first()
+    if settlement is None:
+        return None
+    users = {
+        u.pk: u for u in get_user_model().objects.filter(pk__in=[p for p in hand.players if p])
+    }
+    changes = []
+    try:
+        from leaderboards.models import RatingChange
+
+        for rc in RatingChange.objects.filter(hand=hand):
+            changes.append(
+                {
+                    "user_id": rc.user_id,
+                    "seat": hand.players.index(rc.user_id),
+                    "before": round(rc.ordinal_before, 2),
+                    "after": round(rc.ordinal_after, 2),
+                    "change": round(rc.ordinal_after - rc.ordinal_before, 2),
+                }
+            )
+    except ImportError:  # pragma: no cover - leaderboards is always installed
+        pass
+    seats = Seat.objects.filter(room_id=hand.room_id).order_by("index")
+    return {
+        "hand": hand.number,
+        "transfers": settlement.transfers,
+        "deltas": settlement.deltas,
+        "details": settlement.details,
+        "scores": [s.score for s in seats],
+        "balances": {str(uid): users[uid].balance for uid in users},
+        "ratings": sorted(changes, key=lambda c: c["seat"]),
+    }

@@ -1,0 +1,483 @@
+"""Room and table services: every write to a room or a hand goes through here.
+
+Each service checks, does, and publishes **on commit** (``publish.py``), so a
+client never hears of a change that rolled back.  Locking policy: a service
+that touches a room's seats or hands first locks the :class:`Room` row with
+``select_for_update`` and holds it to the end of its transaction; that one
+lock serialises everything at a table (on SQLite, whose transactions are
+IMMEDIATE here, the database lock does the same).  Consumers, REST views,
+Celery tasks and the deadline sweeper all call these functions.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import publish
+from games.models import Hand, HandAction, Room, Seat, Settlement
+from games.rules import (
+    HandState,
+    OptionsError,
+    Rejection,
+    UnknownVariant,
+    apply,
+    awaited,
+    get_variant,
+    new_hand,
+)
+from games.rules.bots import choose_action
+
+User = get_user_model()
+
+BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
+BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
+MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
+
+
+@dataclass
+class ServiceError(Exception):
+    """A refused request: a stable ``code``, a message for people, an HTTP status."""
+
+    code: str
+    message: str
+    status: int = 400
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# --------------------------------------------------------------------------
+# Rooms
+
+
+def bot_user(n: int):
+    user, _ = User.objects.get_or_create(
+        username=BOT_NAMES[n],
+        defaults={"is_bot": True, "display_name": BOT_DISPLAY[n], "email": ""},
+    )
+    if not user.is_bot:
+        raise ServiceError("bot_name_taken", f"the account {user.username} is not a bot", 500)
+    return user
+
+
+def _check_timer(value, *, private: bool, name: str):
+    if value is None:
+        if not private:
+            raise ServiceError("bad_timer", f"public rooms need a {name} timer")
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= 300:
+        raise ServiceError("bad_timer", f"{name} timer must be 3..300 seconds or null")
+    return value
+
+
+@transaction.atomic
+def room_create(
+    *,
+    owner,
+    variant: str,
+    rules: dict | None = None,
+    hands: int = 8,
+    private: bool = False,
+    bots: int = 0,
+    discard_seconds: int | None = 15,
+    claim_seconds: int | None = 8,
+) -> Room:
+    try:
+        v = get_variant(variant)
+        opts = v.resolve_options(rules or {})
+    except (UnknownVariant, OptionsError) as e:
+        code = "bad_rules" if isinstance(e, OptionsError) else "unknown_variant"
+        raise ServiceError(code, str(e)) from None
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 64:
+        raise ServiceError("bad_length", "hands must be a whole number from 1 to 64")
+    if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= 3:
+        raise ServiceError("bad_bots", "bots must be 0..3")
+    if not isinstance(private, bool):
+        raise ServiceError("bad_private", "private must be true or false")
+    discard_seconds = _check_timer(discard_seconds, private=private, name="discard")
+    claim_seconds = _check_timer(claim_seconds, private=private, name="claim")
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    variant=v.key,
+                    rules=opts.to_json(),
+                    rule_choices=dict(rules or {}),
+                    hands_total=hands,
+                    private=private,
+                    owner=owner,
+                    discard_seconds=discard_seconds,
+                    claim_seconds=claim_seconds,
+                )
+            break
+        except IntegrityError:  # join code collision: draw another
+            continue
+    else:  # pragma: no cover
+        raise ServiceError("busy", "could not allocate a join code, try again", 503)
+    Seat.objects.create(room=room, index=0, user=owner)
+    for i in range(1, 4):
+        Seat.objects.create(room=room, index=i, user=bot_user(i) if i <= bots else None)
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+def _lock_room(room_id) -> Room:
+    try:
+        return Room.objects.select_for_update().get(pk=room_id)
+    except (Room.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("no_room", "no such room", 404) from None
+
+
+def _seats(room: Room) -> list[Seat]:
+    return list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+
+
+def _current_hand(room: Room) -> Hand | None:
+    return Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
+
+
+@transaction.atomic
+def room_join(*, room_id, user, code: str | None = None) -> Room:
+    room = _lock_room(room_id)
+    seats = _seats(room)
+    if any(s.user_id == user.pk for s in seats):
+        return room
+    if room.private and (not isinstance(code, str) or code.strip().upper() != room.code):
+        raise ServiceError("wrong_code", "wrong join code for this private room", 403)
+    if room.status != Room.Status.OPEN:
+        raise ServiceError("room_started", "this room's game has already started", 409)
+    free = [s for s in seats if s.user_id is None]
+    if not free:
+        raise ServiceError("room_full", "this room is full", 409)
+    seat = free[0]
+    seat.user = user
+    seat.ready = False
+    seat.save(update_fields=["user", "ready"])
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+@transaction.atomic
+def room_leave(*, room_id, user) -> Room:
+    room = _lock_room(room_id)
+    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated in this room", 409)
+    hand = _current_hand(room)
+    if hand is not None:
+        # 逃跑: the engine takes the penalty; a bot plays the seat to the end.
+        if not seat.left:
+            state = HandState.from_json(hand.state)
+            out = apply(state, seat.index, {"type": "leave"})
+            if isinstance(out, Rejection):
+                raise ServiceError(out.code, out.reason, 409)
+            seat.left = True
+            seat.ready = False
+            seat.save(update_fields=["left", "ready"])
+            _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)])
+    elif room.status == Room.Status.OPEN:
+        seat.user = None
+        seat.ready = False
+        seat.save(update_fields=["user", "ready"])
+    else:
+        # Between hands of a started game: the seat is played by a bot from now on.
+        seat.left = True
+        seat.ready = False
+        seat.save(update_fields=["left", "ready"])
+        _maybe_start_hand(room)
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+@transaction.atomic
+def room_add_bot(*, room_id, user) -> Room:
+    room = _lock_room(room_id)
+    if room.owner_id != user.pk:
+        raise ServiceError("not_owner", "only the room's owner can add bots", 403)
+    if room.status != Room.Status.OPEN:
+        raise ServiceError("room_started", "this room's game has already started", 409)
+    seats = _seats(room)
+    free = [s for s in seats if s.user_id is None]
+    if not free:
+        raise ServiceError("room_full", "this room is full", 409)
+    used = {s.user.username for s in seats if s.user is not None and s.user.is_bot}
+    n = next(i for i in range(4) if BOT_NAMES[i] not in used)
+    seat = free[0]
+    seat.user = bot_user(n)
+    seat.save(update_fields=["user"])
+    _maybe_start_hand(room)
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+@transaction.atomic
+def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
+    room = _lock_room(room_id)
+    if room.owner_id != user.pk:
+        raise ServiceError("not_owner", "only the room's owner can remove bots", 403)
+    if room.status != Room.Status.OPEN:
+        raise ServiceError("room_started", "this room's game has already started", 409)
+    seat = next((s for s in _seats(room) if s.index == seat_index), None)
+    if seat is None or not seat.is_bot:
+        raise ServiceError("not_a_bot", "there is no bot in that seat", 409)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+@transaction.atomic
+def room_ready(*, room_id, user) -> Room:
+    room = _lock_room(room_id)
+    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated in this room", 409)
+    if room.status == Room.Status.FINISHED:
+        raise ServiceError("game_over", "this room's game is over", 409)
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+    _maybe_start_hand(room)
+    publish.room_changed_on_commit(room.pk)
+    return room
+
+
+def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
+    """Start the next hand if four seats are filled and every human is ready.
+
+    ``force`` (the between-hands timer) starts it with whoever is not ready."""
+    if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
+        return None
+    seats = _seats(room)
+    if any(s.user_id is None for s in seats):
+        return None
+    if not force and not all(s.ready or s.bot_controlled for s in seats):
+        return None
+    return _hand_start(room, seats)
+
+
+def _hand_start(room: Room, seats: list[Seat]) -> Hand:
+    seed = secrets.randbits(62)
+    state = new_hand(room.variant, room.rules, seed, room.next_dealer)
+    now = timezone.now()
+    hand = Hand.objects.create(
+        room=room,
+        number=room.hands_played + 1,
+        variant=room.variant,
+        rules=room.rules,
+        seed=seed,
+        dealer=room.next_dealer,
+        players=[s.user_id for s in seats],
+        state=state.to_json(),
+        version=state.version,
+    )
+    _set_deadlines(room, hand, state, seats, now)
+    hand.save(update_fields=["deadlines", "deadline_at"])
+    Seat.objects.filter(room=room).update(ready=False)
+    room.status = Room.Status.PLAYING
+    room.next_hand_at = None
+    room.save(update_fields=["status", "next_hand_at"])
+    publish.hand_changed_on_commit(room.pk, hand.pk, [(state, [{"type": "HandStarted"}])])
+    publish.room_changed_on_commit(room.pk)
+    return hand
+
+
+# --------------------------------------------------------------------------
+# Playing
+
+
+@transaction.atomic
+def hand_act(*, room_id, user, version, action) -> int:
+    """Apply a seated player's action; returns the new version."""
+    room = _lock_room(room_id)
+    hand = _current_hand(room)
+    if hand is None:
+        raise ServiceError("no_hand", "no hand is being played in this room", 409)
+    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated in this room", 403)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ServiceError("bad_version", "v must be the version of the state you act on")
+    if version != hand.version:
+        raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
+    state = HandState.from_json(hand.state)
+    out = apply(state, seat.index, action)
+    if isinstance(out, Rejection):
+        raise ServiceError(out.code, out.reason, 409)
+    _record(room, hand, [(seat.index, action, "player", *out)])
+    return hand.version
+
+
+def _record(room: Room, hand: Hand, steps) -> None:
+    """Append accepted actions to the log and save the snapshot, in this transaction.
+
+    ``steps`` is a list of ``(seat, action, source, new_state, events)``."""
+    now = timezone.now()
+    HandAction.objects.bulk_create(
+        [
+            HandAction(hand=hand, seq=state.version, seat=seat, action=action, source=source)
+            for seat, action, source, state, _ in steps
+        ]
+    )
+    state = steps[-1][3]
+    hand.state = state.to_json()
+    hand.version = state.version
+    fields = ["state", "version", "deadlines", "deadline_at"]
+    seats = _seats(room)
+    if state.phase == "ended":
+        hand.status = Hand.Status.ENDED
+        hand.result = state.result
+        hand.ended_at = now
+        hand.deadlines, hand.deadline_at = {}, None
+        fields += ["status", "result", "ended_at"]
+        _after_hand(room, state, now)
+    else:
+        _set_deadlines(room, hand, state, seats, now)
+    hand.save(update_fields=fields)
+    publish.hand_changed_on_commit(room.pk, hand.pk, [(s, e) for *_, s, e in steps])
+    if state.phase == "ended":
+        from games.tasks import settle_hand
+
+        publish.room_changed_on_commit(room.pk)
+        transaction.on_commit(lambda: settle_hand.delay(hand.pk))
+
+
+def _after_hand(room: Room, state, now: datetime) -> None:
+    room.hands_played += 1
+    room.next_dealer = state.result.get("next_dealer")
+    if room.hands_played >= room.hands_total:
+        room.status = Room.Status.FINISHED
+        room.next_hand_at = None
+    else:
+        room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
+    room.save(update_fields=["hands_played", "next_dealer", "status", "next_hand_at"])
+    Seat.objects.filter(room=room).update(ready=False)
+
+
+def _decision_key(state) -> str:
+    """Identifies one decision point: a claim window stays the same key while
+    its answers come in, so seats still to answer keep their deadlines."""
+    rivers = sum(len(d) for d in state.discards)
+    return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
+
+
+def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+    key = _decision_key(state)
+    old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
+    per_seat = {}
+    for seat in awaited(state):
+        if str(seat) in old:
+            per_seat[str(seat)] = old[str(seat)]
+            continue
+        if seats[seat].bot_controlled:
+            delay = settings.GAME_BOT_DELAY
+        elif state.phase == "claim":
+            delay = room.claim_seconds
+        else:
+            delay = room.discard_seconds
+        if delay is not None:
+            per_seat[str(seat)] = (now + timedelta(seconds=delay)).isoformat()
+    hand.deadlines = {"key": key, "seats": per_seat}
+    hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
+
+
+def deadlines_fire_due(now: datetime | None = None) -> int:
+    """Fire every deadline that has passed (any process may call this at any time).
+
+    Returns how many actions were taken."""
+    now = now or timezone.now()
+    taken = 0
+    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
+    for room_id, hand_id in due.values_list("room_id", "pk"):
+        taken += hand_fire_deadline(room_id, hand_id, now)
+    rooms = Room.objects.filter(status=Room.Status.PLAYING, next_hand_at__lte=now)
+    for room_id in rooms.values_list("pk", flat=True):
+        room_next_hand(room_id, now)
+    return taken
+
+
+@transaction.atomic
+def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
+    """Decide for every seat whose deadline has passed, with the bot policy.
+
+    Runs under the room lock and re-reads the hand, so when several processes
+    fire the same deadline the first does the work and the rest find it gone."""
+    now = now or timezone.now()
+    room = _lock_room(room_id)
+    hand = Hand.objects.filter(pk=hand_id, room=room).first()
+    if hand is None or hand.status != Hand.Status.PLAYING:
+        return 0
+    state = HandState.from_json(hand.state)
+    seats = _seats(room)
+    steps = []
+    while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
+        waiting = awaited(state)
+        due = [
+            int(k)
+            for k, iso in sorted(hand.deadlines.get("seats", {}).items())
+            if datetime.fromisoformat(iso) <= now and int(k) in waiting
+        ]
+        if not due:
+            break
+        seat = due[0]
+        action = choose_action(state, seat)
+        out = apply(state, seat, action)
+        if isinstance(out, Rejection):  # pragma: no cover - the bot only picks legal actions
+            raise RuntimeError(f"bot action refused: {out.reason}")
+        source = "bot" if seats[seat].bot_controlled else "timeout"
+        steps.append((seat, action, source, *out))
+        state = out[0]
+        if state.phase != "ended":
+            # Seats newly awaited get a fresh clock; only bots with no delay act
+            # again within this sweep.
+            _set_deadlines(room, hand, state, seats, now)
+    if not steps:
+        return 0
+    _record(room, hand, steps)
+    return len(steps)
+
+
+@transaction.atomic
+def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
+    now = now or timezone.now()
+    room = _lock_room(room_id)
+    if room.next_hand_at is None or room.next_hand_at > now:
+        return None
+    return _maybe_start_hand(room, force=True)
+
+
+# --------------------------------------------------------------------------
+# Settlement (called by the Celery task; idempotent)
+
+
+@transaction.atomic
+def hand_settle(hand_id) -> Settlement | None:
+    """Store the hand's settlement and apply it to seats and balances, once."""
+    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    if hand is None or hand.status != Hand.Status.ENDED:
+        return None
+    existing = Settlement.objects.filter(hand=hand).first()
+    if existing is not None:
+        return existing
+    state = hand.state
+    deltas = hand.result["deltas"]
+    settlement = Settlement.objects.create(
+        hand=hand,
+        transfers=state["transfers"],
+        deltas=deltas,
+        details={"cha": state["extra"].get("cha"), "winners": hand.result["winners"]},
+    )
+    for index, delta in enumerate(deltas):
+        Seat.objects.filter(room_id=hand.room_id, index=index).update(score=F("score") + delta)
+        user_id = hand.players[index]
+        if user_id is not None:
+            User.objects.filter(pk=user_id).update(balance=F("balance") + delta)
+    return settlement

@@ -1,0 +1,43 @@
+"""The deadline sweeper: fires due decisions (timers, bots) and between-hand starts.
+
+Every server process runs one (started by the first socket that connects);
+they may all fire the same deadline at once, and the room lock plus the
+re-read in ``services.hand_fire_deadline`` make exactly one of them act.
+``manage.py run_sweeper`` runs the same loop as a process of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+_task: asyncio.Task | None = None
+
+
+def sweep_once() -> int:
+    from games.services import deadlines_fire_due
+
+    return deadlines_fire_due()
+
+
+async def sweep_forever(interval: float) -> None:
+    while True:
+        try:
+            await database_sync_to_async(sweep_once)()
+        except Exception:  # keep sweeping; one bad table must not stop the others
+            log.exception("deadline sweep failed")
+        await asyncio.sleep(interval)
+
+
+def ensure_sweeper() -> None:
+    """Start this process's sweeper on the running event loop, once."""
+    global _task
+    if not settings.GAME_SWEEPER:
+        return
+    if _task is not None and not _task.done():
+        return
+    _task = asyncio.get_running_loop().create_task(sweep_forever(settings.GAME_SWEEP_INTERVAL))
