@@ -107,6 +107,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 20}
     )
+    # A file, not memory, for the test database: concurrency tests use several threads and
+    # the integration tests a Daphne subprocess, which must all see the same database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-output" / "test-db.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The cache gets its own Redis database where possible: clearing it (tests do, between

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import set_language
+from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # Django's set_language, wrapped so a signed-in user's choice is also stored on the account.
     path("i18n/setlang/", set_language, name="set_language"),
+    path("api/leaderboards/", include(leaderboards_api_urlpatterns)),
     path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),

@@ -6,10 +6,6 @@ from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db
 
-# The API is not mounted in config/urls.py yet; this adds it on top of the site's URLs.
-with_api = pytest.mark.urls("tests.leaderboards.urls")
-
-
 @pytest.fixture
 def rated(players, make_hand):
     """One Sichuan hand won by lin (seat 0), lost by mei (seat 1)."""
@@ -58,7 +54,6 @@ def test_board_is_translated(client, rated):
     assert "四川血战" in content  # default language, via the variant's translated name
 
 
-@with_api
 def test_api_board_shape(client, rated):
     response = client.get("/api/leaderboards/sichuan/")
 
@@ -85,7 +80,6 @@ def test_api_board_shape(client, rated):
     assert [p["is_bot"] for p in body["players"]].count(True) == 2
 
 
-@with_api
 def test_api_board_of_a_variant_without_hands_is_empty(client):
     response = client.get("/api/leaderboards/guangzhou/")
 
@@ -93,7 +87,6 @@ def test_api_board_of_a_variant_without_hands_is_empty(client):
     assert response.json() == {"variant": "guangzhou", "players": []}
 
 
-@with_api
 def test_api_unknown_variant_is_404_json(client):
     response = client.get("/api/leaderboards/riichi/")
 
@@ -102,7 +95,6 @@ def test_api_unknown_variant_is_404_json(client):
     assert "riichi" in response.json()["detail"]
 
 
-@with_api
 def test_api_is_in_the_schema(client):
     content = client.get(reverse("api-schema")).content.decode()
 
