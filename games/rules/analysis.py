@@ -38,7 +38,6 @@ __all__ = [
 
 # 1m 9m 1p 9p 1s 9s and the seven honours.
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-_IS_ORPHAN = tuple(t in ORPHANS for t in range(34))
 
 _MAX_TILES = 14  # four sets and a pair: the largest concealed hand
 _INF = 99
@@ -73,33 +72,38 @@ def _group_order(g: Group) -> tuple:
 
 # --------------------------------------------------------------------------
 # Input checks and suit keys
+#
+# ``bytes(c)`` both checks the counts (0..255, else ValueError) and packs the
+# hand, one byte per kind, into one int ``K``: a suit's key is a slice of it,
+# and adding a tile of kind ``j`` of a suit is ``key + (1 << 8 * j)``.
 
-
-def _total(c: Sequence[int], wilds: int) -> int:
-    """Total tiles in the hand; rejects malformed input (a caller's bug)."""
-    if len(c) != 34:
-        raise ValueError(f"a count vector has 34 entries, got {len(c)}")
-    if wilds < 0 or min(c) < 0:
-        raise ValueError("tile and wild counts must not be negative")
-    return sum(c) + wilds
-
-
-def _keys(c: Sequence[int]) -> tuple[int, int, int, int]:
-    """Pack each suit's counts, 4 bits per kind (counts <= 14 always fit)."""
-    return (
-        c[0] | c[1] << 4 | c[2] << 8 | c[3] << 12 | c[4] << 16
-        | c[5] << 20 | c[6] << 24 | c[7] << 28 | c[8] << 32,
-        c[9] | c[10] << 4 | c[11] << 8 | c[12] << 12 | c[13] << 16
-        | c[14] << 20 | c[15] << 24 | c[16] << 28 | c[17] << 32,
-        c[18] | c[19] << 4 | c[20] << 8 | c[21] << 12 | c[22] << 16
-        | c[23] << 20 | c[24] << 24 | c[25] << 28 | c[26] << 32,
-        c[27] | c[28] << 4 | c[29] << 8 | c[30] << 12 | c[31] << 16
-        | c[32] << 20 | c[33] << 24,
-    )  # fmt: skip
-
-
+_SUIT_MASK = (1 << 72) - 1
+# bytes of 2..8 in each numbered suit: a hand holding any can't be orphans
+_SIMPLES_MASK = sum(255 << (8 * t) for t in range(27) if t % 9 not in (0, 8))
 _BASES = (0, 9, 18, 27)
 _SIZES = (9, 9, 9, 7)
+
+
+def _pack(c: Sequence[int], wilds: int) -> tuple[bytes, int, int]:
+    """(counts as bytes, packed counts, total tiles); rejects malformed input."""
+    try:
+        b = bytes(c)
+    except (TypeError, ValueError):
+        raise ValueError("a count vector holds ints in 0..255") from None
+    if len(b) != 34:
+        raise ValueError(f"a count vector has 34 entries, got {len(b)}")
+    if wilds < 0:
+        raise ValueError("wilds must not be negative")
+    return b, int.from_bytes(b, "little"), sum(b) + wilds
+
+
+def _keys(packed: int) -> tuple[int, int, int, int]:
+    return (
+        packed & _SUIT_MASK,
+        packed >> 72 & _SUIT_MASK,
+        packed >> 144 & _SUIT_MASK,
+        packed >> 216,
+    )
 
 
 # --------------------------------------------------------------------------
@@ -124,14 +128,14 @@ def _need(key: int, honor: bool) -> tuple[int, int]:
     if key == 0:
         v = (0, 2)
     else:
-        low = ((key & -key).bit_length() - 1) >> 2
-        sh = low << 2
-        k = (key >> sh) & 15
+        low = ((key & -key).bit_length() - 1) >> 3
+        sh = low << 3
+        k = (key >> sh) & 255
         take = 3 if k > 3 else k
         a0, a1 = _need(key - (take << sh), honor)
         best0, best1 = 3 - take + a0, 3 - take + a1
         take = 2 if k > 2 else k
-        a0, _ = _need(key - (take << sh), honor)
+        a0 = _need(key - (take << sh), honor)[0]
         best1 = min(best1, 2 - take + a0)
         if not honor:
             start = low if low < 6 else 6
@@ -140,8 +144,8 @@ def _need(key: int, honor: bool) -> tuple[int, int]:
             for j in range(start, start + 3):
                 if j == low:
                     continue
-                if j > low and (rest >> (j << 2)) & 15:
-                    rest -= 1 << (j << 2)
+                if j > low and (rest >> (j << 3)) & 255:
+                    rest -= 1 << (j << 3)
                 else:
                     missing += 1
             a0, a1 = _need(rest, honor)
@@ -152,10 +156,110 @@ def _need(key: int, honor: bool) -> tuple[int, int]:
     return v
 
 
+# --------------------------------------------------------------------------
+# Without wilds: is a suit complete?  Its size decides the question: sets
+# only (0 mod 3), sets and the pair (2 mod 3), never (1 mod 3).
+
+_COMPLETE_SUITED: dict[int, bool] = {}
+_COMPLETE_HONOR: dict[int, bool] = {}
+_HIGH_BITS = int.from_bytes(bytes([0xF0] * 34), "little")  # a count of 16 or more
+_LOW_BITS = int.from_bytes(bytes([1] * 34), "little")  # odd counts
+# Multiplying packed counts by 0x0101...01 (n ones) puts in byte k the sum of
+# bytes k-n+1..k; with every count below 16 no such sum carries.
+_ONES9 = int.from_bytes(bytes([1] * 9), "little")
+_ONES7 = int.from_bytes(bytes([1] * 7), "little")
+
+
+def _sets_only(counts: bytes) -> bool:
+    """Greedy: the lowest tile's copies beyond a multiple of three start chows."""
+    x1 = x2 = 0  # chows started one / two places back, each still needing this tile
+    for i, n in enumerate(counts):
+        n -= x1 + x2
+        if n < 0:
+            return False
+        start = n % 3
+        if start and i >= 7:
+            return False
+        x1, x2 = start, x1
+    return True
+
+
+def _complete(key: int, honor: bool) -> bool:
+    """One suit, no wilds: sets only (size 0 mod 3) or sets and a pair (2 mod 3)."""
+    memo = _COMPLETE_HONOR if honor else _COMPLETE_SUITED
+    done = memo.get(key)
+    if done is None:
+        counts = key.to_bytes(7 if honor else 9, "little")
+        size = sum(counts) % 3
+        if size == 1:
+            done = False
+        elif honor:
+            rests = [n % 3 for n in counts]
+            done = rests.count(1) == 0 and rests.count(2) == size // 2
+        elif size == 0:
+            done = _sets_only(counts)
+        else:
+            # a pung or chow weighs 0 mod 3 by sum(i * count): the pair's place p
+            # has 2p = that weight (mod 3), i.e. p = 2 * weight (mod 3)
+            p0 = 2 * sum(i * n for i, n in enumerate(counts)) % 3
+            done = any(
+                counts[p] >= 2 and _sets_only((key - (2 << (p << 3))).to_bytes(9, "little"))
+                for p in range(p0, 9, 3)
+            )
+        memo[key] = done
+    return done
+
+
+def _waiting_plans(rests: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(suit taking the tile, suits that must be complete already) for suit sizes mod 3.
+
+    After the tile every suit is complete and one (2 mod 3) holds the pair.  So
+    either one suit is 1 mod 3 and takes the tile, or two are 2 mod 3 and either
+    takes it; every other suit must be complete as it is.
+    """
+    ones = [i for i in range(4) if rests[i] == 1]
+    twos = [i for i in range(4) if rests[i] == 2]
+    if len(ones) == 1 and not twos:
+        targets = ones
+    elif not ones and len(twos) == 2:
+        targets = twos
+    else:
+        return ()
+    # honours first: most often incomplete, so the check stops early
+    return tuple((t, tuple(i for i in (3, 0, 1, 2) if i != t)) for t in targets)
+
+
+# Indexed by the four suit sizes (each < 16) as nibbles, m highest: 65536 shared
+# entries, built in a few milliseconds, save the hot path four modulos.
+_PLANS_BY_REST = [_waiting_plans(rests) for rests in product(range(3), repeat=4)]
+_WAITING_PLANS = [
+    _PLANS_BY_REST[27 * a + 9 * b + 3 * c + d]
+    for a, b, c, d in product([n % 3 for n in range(16)], repeat=4)
+]
+
+_EXACT_WAITS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _exact_suit_waits(key: int, idx: int) -> tuple[int, ...]:
+    """Kinds (0..33) of suit ``idx`` whose addition completes it (no wilds)."""
+    found = _EXACT_WAITS.get((key, idx))
+    if found is None:
+        honor = idx == 3
+        present = [j for j, n in enumerate(key.to_bytes(_SIZES[idx], "little")) if n]
+        # a group holding the new tile holds a real copy of it or a neighbour
+        near = present if honor else {j + d for j in present for d in (-1, 0, 1)}
+        found = _EXACT_WAITS[key, idx] = tuple(
+            _BASES[idx] + j
+            for j in sorted(near)
+            if 0 <= j < _SIZES[idx] and _complete(key + (1 << (j << 3)), honor)
+        )
+    return found
+
+
 def _hand_need(keys: tuple[int, int, int, int]) -> int:
     """Fewest wilds completing the real tiles into sets and one pair."""
     s0 = 0
-    delta = 2  # a pair of two wilds
+    delta = 2  # a pair of two wilds (no suit's n1 - n0 exceeds this either)
     for idx in range(4):
         n0, n1 = _need(keys[idx], idx == 3)
         s0 += n0
@@ -171,8 +275,9 @@ def min_wilds_needed(c: Sequence[int], wilds: int = 0) -> int:
     fewest extra wilds ``e >= 0`` such that the real tiles with ``wilds + e``
     wilds form sets and one pair.
     """
-    real = _total(c, wilds) - wilds
-    need = _hand_need(_keys(c))
+    _, packed, total = _pack(c, wilds)
+    real = total - wilds
+    need = _hand_need(_keys(packed))
     x = max(need, wilds)
     # real + x must be 2 mod 3; need itself satisfies it, so step to that residue
     x += (2 - real - x) % 3
@@ -182,38 +287,30 @@ def min_wilds_needed(c: Sequence[int], wilds: int = 0) -> int:
 # --------------------------------------------------------------------------
 # Winning shapes
 
+_ODD = bytes(n & 1 for n in range(256))  # bytes.translate table: count -> parity
+
 
 def is_standard_win(c: Sequence[int], wilds: int = 0) -> bool:
     """``3n + 2`` tiles (n <= 4) forming n sets (pungs or chows) and a pair."""
-    total = _total(c, wilds)
+    _, packed, total = _pack(c, wilds)
     if total % 3 != 2 or total > _MAX_TILES:
         return False
-    return _hand_need(_keys(c)) <= wilds
+    return _hand_need(_keys(packed)) <= wilds
 
 
 def is_seven_pairs(c: Sequence[int], wilds: int = 0) -> bool:
     """14 tiles in seven pairs; four of a kind is two pairs; wilds pair with anything."""
-    if _total(c, wilds) != 14:
-        return False
-    singles = 0
-    for n in c:
-        singles += n & 1
-    return singles <= wilds
+    b, _, total = _pack(c, wilds)
+    return total == 14 and b.translate(_ODD).count(1) <= wilds
 
 
 def is_thirteen_orphans(c: Sequence[int], wilds: int = 0) -> bool:
     """14 tiles: each terminal and honour once, one of them twice; wilds fill in."""
-    if _total(c, wilds) != 14:
+    b, packed, total = _pack(c, wilds)
+    if total != 14 or packed & _SIMPLES_MASK:
         return False
-    extra = 0
-    for t in range(34):
-        n = c[t]
-        if n:
-            if not _IS_ORPHAN[t]:
-                return False
-            extra += n - 1
-    # With 14 tiles, wilds == missing kinds + 1 - extra, so extra <= 1 suffices.
-    return extra <= 1
+    # With 14 tiles, wilds == missing kinds + 1 - extra copies: extra <= 1 suffices.
+    return sum(b) - (34 - b.count(0)) <= 1
 
 
 def is_winning(
@@ -240,101 +337,91 @@ def waits(
     hand already holds four of are *not* filtered out: the caller decides.
     Raises ``ValueError`` for a hand that is not ``3n + 1`` tiles (n <= 4).
     """
-    total = _total(c, wilds)
+    # The hot path of bots and hints, so it is inlined.  Suit sizes come from
+    # two multiplications; without wilds, the sizes alone rule out most hands
+    # before any table is read.
+    try:
+        b = bytes(c)
+    except (TypeError, ValueError):
+        raise ValueError("a count vector holds ints in 0..255") from None
+    packed = int.from_bytes(b, "little")
+    if len(b) != 34 or wilds < 0 or packed & _HIGH_BITS:
+        raise ValueError(f"not a hand of at most 13 tiles: {list(c)}, {wilds} wilds")
+    sums = packed * _ONES9
+    n0 = sums >> 64 & 255
+    n1 = sums >> 136 & 255
+    n2 = sums >> 208 & 255
+    n3 = (packed >> 216) * _ONES7 >> 48 & 255
+    total = n0 + n1 + n2 + n3 + wilds
     if total % 3 != 1 or total > 13:
         raise ValueError(f"waits needs a 3n+1 hand of at most 13 tiles, got {total}")
-    keys = _keys(c)
-    out: set[int] = set()
-    if wilds == 0:
-        _standard_waits_exact(c, keys, out)
+    if wilds:
+        out = _standard_waits_wild(_keys(packed), wilds)
     else:
-        _standard_waits_wild(keys, wilds, out)
-    if total == 13:
-        if seven_pairs:
-            singles = 0
-            for n in c:
-                singles += n & 1
-            if singles + 1 <= wilds:
-                return list(range(34))
-            if singles - 1 <= wilds:
-                out.update(t for t in range(34) if c[t] & 1)
-        if thirteen_orphans:
-            extra = 0
-            for t in range(34):
-                n = c[t]
-                if n:
-                    if not _IS_ORPHAN[t]:
-                        extra = 2
-                        break
-                    extra += n - 1
-            if extra == 0:
-                out.update(ORPHANS)
-            elif extra == 1:
-                out.update(t for t in ORPHANS if not c[t])
-    return sorted(out)
+        plans = _WAITING_PLANS[n0 << 12 | n1 << 8 | n2 << 4 | n3]
+        out = _planned_waits(packed, plans) if plans else []
+    if total == 13 and (
+        # seven pairs: wilds enough for the odd counts but one (bit 0 of each byte)
+        (seven_pairs and (packed & _LOW_BITS).bit_count() <= wilds + 1)
+        # thirteen orphans: no simples
+        or (thirteen_orphans and not packed & _SIMPLES_MASK)
+    ):
+        orphans = thirteen_orphans and not packed & _SIMPLES_MASK
+        return _special_waits(b, wilds, seven_pairs, orphans, out)
+    return out
 
 
-def _standard_waits_exact(c: Sequence[int], keys: tuple[int, ...], out: set[int]) -> None:
-    """No wilds: every suit must end complete, exactly one of them with the pair."""
-    states = []
-    n_bad = n_pair = 0
-    for idx in range(4):
-        n0, n1 = _need(keys[idx], idx == 3)
-        if n0 == 0:
-            states.append(0)
-        elif n1 == 0:
-            states.append(1)
-            n_pair += 1
+def _planned_waits(packed: int, plans: tuple[tuple[int, tuple[int, ...]], ...]) -> list[int]:
+    keys = _keys(packed)
+    out: list[int] = []
+    for target, others in plans:
+        for idx in others:
+            done = (_COMPLETE_HONOR if idx == 3 else _COMPLETE_SUITED).get(keys[idx])
+            if done is None:
+                done = _complete(keys[idx], idx == 3)
+            if not done:
+                break
         else:
-            states.append(2)
-            n_bad += 1
-    if n_bad > 1:
-        return
-    for idx in range(4):
-        st = states[idx]
-        if n_bad - (st == 2):
-            continue
-        others_pair = n_pair - (st == 1)
-        if others_pair > 1:
-            continue
-        want_pair = others_pair == 0  # this suit must then carry the pair
-        base = _BASES[idx]
-        honor = idx == 3
-        key = keys[idx]
-        if honor:
-            present = [j for j in range(7) if c[base + j]]
-            candidates = present
-        else:
-            mask = 0
-            for j in range(9):
-                if c[base + j]:
-                    mask |= 1 << j
-            mask = (mask | mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & 0x1FF
-            candidates = [j for j in range(9) if mask >> j & 1]
-        for j in candidates:
-            n0, n1 = _need(key + (1 << (j << 2)), honor)
-            if (n1 if want_pair else n0) == 0:
-                out.add(base + j)
+            out += _exact_suit_waits(keys[target], target)
+    return out
 
 
-def _standard_waits_wild(keys: tuple[int, ...], wilds: int, out: set[int]) -> None:
+def _special_waits(
+    b: bytes, wilds: int, seven_pairs: bool, orphans_possible: bool, out: list[int]
+) -> list[int]:
+    """``out`` plus the seven pairs and thirteen orphans waits of a 13-tile hand."""
+    extra = []
+    if seven_pairs:
+        # adding t makes the odd counts one fewer (c[t] odd) or one more
+        singles = b.translate(_ODD).count(1)
+        if singles + 1 <= wilds:
+            return list(range(34))
+        if singles - 1 <= wilds:
+            extra = [t for t in range(34) if b[t] & 1]
+    if orphans_possible:
+        copies = sum(b) - (34 - b.count(0))  # beyond the first of a kind
+        if copies == 0:
+            extra += ORPHANS
+        elif copies == 1:
+            extra += [t for t in ORPHANS if not b[t]]
+    return sorted(set(out + extra)) if extra else out
+
+
+def _standard_waits_wild(keys: tuple[int, int, int, int], wilds: int) -> list[int]:
     needs = [_need(keys[idx], idx == 3) for idx in range(4)]
-    s0 = sum(n0 for n0, _ in needs)
+    s0 = sum(v[0] for v in needs)
+    out = []
     for idx in range(4):
         others0 = s0 - needs[idx][0]
-        delta = 2
-        for o in range(4):
-            if o != idx:
-                d = needs[o][1] - needs[o][0]
-                if d < delta:
-                    delta = d
+        delta = min([2] + [needs[o][1] - needs[o][0] for o in range(4) if o != idx])
         honor = idx == 3
         key = keys[idx]
         base = _BASES[idx]
         for j in range(_SIZES[idx]):
-            n0, n1 = _need(key + (1 << (j << 2)), honor)
+            n0, n1 = _need(key + (1 << (j << 3)), honor)
             if others0 + n0 + min(delta, n1 - n0) <= wilds:
-                out.add(base + j)
+                out.append(base + j)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -353,9 +440,9 @@ def _suit_readings(
     """
     if key == 0:
         return frozenset() if pair else frozenset({(0, ())})
-    low = ((key & -key).bit_length() - 1) >> 2
-    sh = low << 2
-    k = (key >> sh) & 15
+    low = ((key & -key).bit_length() - 1) >> 3
+    sh = low << 3
+    k = (key >> sh) & 255
     found: set[tuple[int, tuple[Group, ...]]] = set()
 
     def extend(group: Group, rest: int, rest_pair: bool) -> None:
@@ -374,13 +461,13 @@ def _suit_readings(
             others = [j for j in range(start, start + 3) if j != low]
             # places below the lowest real tile can only be wilds
             choices = [
-                (False,) if j < low or not (key >> (j << 2)) & 15 else (False, True) for j in others
+                (False, True) if j > low and (key >> (j << 3)) & 255 else (False,) for j in others
             ]
             for pick in product(*choices):
                 rest = key - (1 << sh)
                 for j, real in zip(others, pick, strict=True):
                     if real:
-                        rest -= 1 << (j << 2)
+                        rest -= 1 << (j << 3)
                 extend(Group("chow", base + start, pick.count(False)), rest, pair)
     return frozenset(found)
 
@@ -393,10 +480,10 @@ def decompositions(c: Sequence[int], wilds: int = 0) -> list[Decomposition]:
     ``kind="pung"``).  Readings differ when their multisets of groups differ
     (``wilds`` included).  Sorted by pair, then sets.
     """
-    total = _total(c, wilds)
+    _, packed, total = _pack(c, wilds)
     if total % 3 != 2 or total > _MAX_TILES:
         return []
-    keys = _keys(c)
+    keys = _keys(packed)
     if _hand_need(keys) > wilds:
         return []
     result: set[Decomposition] = set()
@@ -428,60 +515,60 @@ def decompositions(c: Sequence[int], wilds: int = 0) -> list[Decomposition]:
 
 # --------------------------------------------------------------------------
 # Shanten
+#
+# A frontier is a tuple of (pair, sets, partial sets) readings that no other
+# reading of the same tiles beats.  Frontiers are interned to small ids, so
+# merging two suits' frontiers and scoring the result memoise on pairs of ints.
 
-# A suit's frontier: tuple of (pair, sets, partial sets) that no other reading
-# of the suit beats.  Frontiers are interned to small ids so that the
-# combination of four suits can be memoised by a 4-tuple of ints.
 _FRONTIER_SUITED: dict[int, int] = {}
 _FRONTIER_HONOR: dict[int, int] = {}
 _FRONTIER_IDS: dict[tuple[tuple[int, int, int], ...], int] = {}
 _FRONTIERS: list[tuple[tuple[int, int, int], ...]] = []
-_COMBINED: dict[tuple[int, int, int, int, int], int] = {}
+_MERGED: dict[tuple[int, int], int] = {}
+_VALUE: dict[tuple[int, int], int] = {}
+_HALF = bytes(n >> 1 for n in range(256))  # bytes.translate table: count -> pairs in it
 
 
-def _prune(entries: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-    """Keep, per pair flag, the (sets, partials) not dominated by another.
+def _intern(entries: set[tuple[int, int, int]]) -> int:
+    """Id of the frontier of ``entries``: per pair flag, drop dominated readings.
 
     (m', t') is at least as good as (m, t) when m' >= m and m' + t' >= m + t:
-    a partial set turned into a set never lowers ``2m + min(t, N - m)``.
+    a partial set turned into a set never lowers ``2m + min(t, N - m)``, and
+    the order survives adding the same readings of other suits.
     """
-    kept = []
-    for p, m, t in entries:
-        if not any(
-            q == p and (m2, t2) != (m, t) and m2 >= m and m2 + t2 >= m + t for q, m2, t2 in entries
-        ):
-            kept.append((p, m, t))
-    return tuple(sorted(kept))
-
-
-def _frontier_id(frontier: tuple[tuple[int, int, int], ...]) -> int:
-    fid = _FRONTIER_IDS.get(frontier)
+    kept = tuple(
+        sorted(
+            (p, m, t)
+            for p, m, t in entries
+            if not any(
+                q == p and (m2, t2) != (m, t) and m2 >= m and m2 + t2 >= m + t
+                for q, m2, t2 in entries
+            )
+        )
+    )
+    fid = _FRONTIER_IDS.get(kept)
     if fid is None:
-        fid = _FRONTIER_IDS[frontier] = len(_FRONTIERS)
-        _FRONTIERS.append(frontier)
+        fid = _FRONTIER_IDS[kept] = len(_FRONTIERS)
+        _FRONTIERS.append(kept)
     return fid
 
 
 def _suit_frontier(key: int, honor: bool) -> int:
-    """Frontier id of one suit's tiles (see :func:`_frontier_entries`)."""
-    memo = _FRONTIER_HONOR if honor else _FRONTIER_SUITED
-    fid = memo.get(key)
-    if fid is None:
-        fid = memo[key] = _frontier_id(_prune(_frontier_entries(key, honor)))
-    return fid
-
-
-def _frontier_entries(key: int, honor: bool) -> set[tuple[int, int, int]]:
-    """All (pair, sets, partials) readings worth keeping for a suit.
+    """Frontier id of one suit's tiles.
 
     The lowest tile either stays a single or starts a block: pung, chow, the
     pair, a pair kept as a partial set, or a partial chow (adjacent or gapped).
     """
+    memo = _FRONTIER_HONOR if honor else _FRONTIER_SUITED
+    fid = memo.get(key)
+    if fid is not None:
+        return fid
     if key == 0:
-        return {(0, 0, 0)}
-    low = ((key & -key).bit_length() - 1) >> 2
-    sh = low << 2
-    k = (key >> sh) & 15
+        memo[key] = fid = _intern({(0, 0, 0)})
+        return fid
+    low = ((key & -key).bit_length() - 1) >> 3
+    sh = low << 3
+    k = (key >> sh) & 255
     out: set[tuple[int, int, int]] = set()
 
     def add(rest: int, dp: int, dm: int, dt: int) -> None:
@@ -496,49 +583,41 @@ def _frontier_entries(key: int, honor: bool) -> set[tuple[int, int, int]]:
         add(key - (2 << sh), 1, 0, 0)
         add(key - (2 << sh), 0, 0, 1)
     if not honor:
-        c1 = (key >> (sh + 4)) & 15 if low < 8 else 0
-        c2 = (key >> (sh + 8)) & 15 if low < 7 else 0
+        c1 = (key >> (sh + 8)) & 255 if low < 8 else 0
+        c2 = (key >> (sh + 16)) & 255 if low < 7 else 0
         if c1 and c2:
-            add(key - (1 << sh) - (1 << (sh + 4)) - (1 << (sh + 8)), 0, 1, 0)
+            add(key - (1 << sh) - (1 << (sh + 8)) - (1 << (sh + 16)), 0, 1, 0)
         if c1:
-            add(key - (1 << sh) - (1 << (sh + 4)), 0, 0, 1)
-        if c2:
             add(key - (1 << sh) - (1 << (sh + 8)), 0, 0, 1)
-    return out
+        if c2:
+            add(key - (1 << sh) - (1 << (sh + 16)), 0, 0, 1)
+    memo[key] = fid = _intern(out)
+    return fid
 
 
-def _combined_value(ids: tuple[int, int, int, int], n_sets: int) -> int:
-    """Max of ``2m + min(t, N - m) + p`` over the four suits' frontiers."""
-    memo_key = (*ids, n_sets)
-    v = _COMBINED.get(memo_key)
-    if v is not None:
-        return v
-    best = 0
-    f0, f1, f2, f3 = (_FRONTIERS[i] for i in ids)
-    for p0, m0, t0 in f0:
-        for p1, m1, t1 in f1:
-            p01 = p0 + p1
-            if p01 > 1:
-                continue
-            for p2, m2, t2 in f2:
-                p012 = p01 + p2
-                if p012 > 1:
-                    continue
-                for p3, m3, t3 in f3:
-                    p = p012 + p3
-                    if p > 1:
-                        continue
-                    m = m0 + m1 + m2 + m3
-                    if m > n_sets:
-                        m = n_sets  # cannot happen for real hands; keep the formula sane
-                    t = t0 + t1 + t2 + t3
-                    if t > n_sets - m:
-                        t = n_sets - m
-                    value = 2 * m + t + p
-                    if value > best:
-                        best = value
-    _COMBINED[memo_key] = best
-    return best
+def _merge(a: int, b: int) -> int:
+    """Frontier id of two suits' tiles taken together (at most one pair)."""
+    fid = _MERGED.get((a, b))
+    if fid is None:
+        fid = _MERGED[a, b] = _intern(
+            {
+                (p1 + p2, m1 + m2, t1 + t2)
+                for p1, m1, t1 in _FRONTIERS[a]
+                for p2, m2, t2 in _FRONTIERS[b]
+                if p1 + p2 <= 1
+            }
+        )
+    return fid
+
+
+def _value(fid: int, n_sets: int) -> int:
+    """Max of ``2m + min(t, N - m) + p`` over a frontier (m <= N for any real hand)."""
+    v = _VALUE.get((fid, n_sets))
+    if v is None:
+        v = _VALUE[fid, n_sets] = max(
+            2 * m + min(t, n_sets - m) + p for p, m, t in _FRONTIERS[fid] if m <= n_sets
+        )
+    return v
 
 
 def shanten(
@@ -554,19 +633,41 @@ def shanten(
     Raises ``ValueError`` unless the hand has ``3n + 1`` or ``3n + 2`` tiles
     (at most 14).
     """
-    total = _total(c, wilds)
+    b, packed, total = _pack(c, wilds)
     if total % 3 == 0 or total > _MAX_TILES:
         raise ValueError(f"shanten needs a 3n+1 or 3n+2 hand of at most 14 tiles, got {total}")
     floor = -1 if total % 3 == 2 else 0
     n_sets = total // 3
-    keys = _keys(c)
-    ids = (
-        _suit_frontier(keys[0], False),
-        _suit_frontier(keys[1], False),
-        _suit_frontier(keys[2], False),
-        _suit_frontier(keys[3], True),
-    )
-    best = 2 * n_sets - _combined_value(ids, n_sets) - wilds
+    get = _FRONTIER_SUITED.get
+    k0 = packed & _SUIT_MASK
+    k1 = packed >> 72 & _SUIT_MASK
+    k2 = packed >> 144 & _SUIT_MASK
+    k3 = packed >> 216
+    f0 = get(k0)
+    if f0 is None:
+        f0 = _suit_frontier(k0, False)
+    f1 = get(k1)
+    if f1 is None:
+        f1 = _suit_frontier(k1, False)
+    f2 = get(k2)
+    if f2 is None:
+        f2 = _suit_frontier(k2, False)
+    f3 = _FRONTIER_HONOR.get(k3)
+    if f3 is None:
+        f3 = _suit_frontier(k3, True)
+    a = _MERGED.get((f0, f1))
+    if a is None:
+        a = _merge(f0, f1)
+    d = _MERGED.get((f2, f3))
+    if d is None:
+        d = _merge(f2, f3)
+    whole = _MERGED.get((a, d))
+    if whole is None:
+        whole = _merge(a, d)
+    v = _VALUE.get((whole, n_sets))
+    if v is None:
+        v = _value(whole, n_sets)
+    best = 2 * n_sets - v - wilds
     if best <= floor:
         return floor
     if total >= 13 and (seven_pairs or thirteen_orphans):
@@ -575,18 +676,15 @@ def shanten(
         # where kept is the most real tiles the shape can use.
         adjust = 1 if total == 14 else 0
         if seven_pairs:
-            pairs = 0
-            for n in c:
-                pairs += n >> 1
-            pairs = min(pairs, 7)
+            pairs = min(sum(b.translate(_HALF)), 7)
             kept = 2 * pairs + min(real - 2 * pairs, 7 - pairs)
             best = min(best, real - adjust - kept)
         if thirteen_orphans:
             kinds = dup = 0
             for t in ORPHANS:
-                if c[t]:
+                if b[t]:
                     kinds += 1
-                    if c[t] > 1:
+                    if b[t] > 1:
                         dup = 1
             best = min(best, real - adjust - kinds - dup)
     return max(best, floor)
