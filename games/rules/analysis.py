@@ -295,7 +295,14 @@ def is_standard_win(c: Sequence[int], wilds: int = 0) -> bool:
     _, packed, total = _pack(c, wilds)
     if total % 3 != 2 or total > _MAX_TILES:
         return False
-    return _hand_need(_keys(packed)) <= wilds
+    keys = _keys(packed)
+    if wilds:
+        return _hand_need(keys) <= wilds
+    # every suit complete, and exactly one of them (2 mod 3) holds the pair
+    sums = packed * _ONES9
+    pairs = (sums >> 64 & 255) % 3 + (sums >> 136 & 255) % 3 + (sums >> 208 & 255) % 3
+    pairs += (keys[3] * _ONES7 >> 48 & 255) % 3
+    return pairs == 2 and all(_complete(keys[idx], idx == 3) for idx in range(4))
 
 
 def is_seven_pairs(c: Sequence[int], wilds: int = 0) -> bool:
@@ -529,27 +536,29 @@ _VALUE: dict[tuple[int, int], int] = {}
 _HALF = bytes(n >> 1 for n in range(256))  # bytes.translate table: count -> pairs in it
 
 
-def _intern(entries: set[tuple[int, int, int]]) -> int:
+def _intern(entries: list[tuple[int, int, int]]) -> int:
     """Id of the frontier of ``entries``: per pair flag, drop dominated readings.
 
     (m', t') is at least as good as (m, t) when m' >= m and m' + t' >= m + t:
     a partial set turned into a set never lowers ``2m + min(t, N - m)``, and
     the order survives adding the same readings of other suits.
     """
-    kept = tuple(
-        sorted(
-            (p, m, t)
-            for p, m, t in entries
-            if not any(
-                q == p and (m2, t2) != (m, t) and m2 >= m and m2 + t2 >= m + t
-                for q, m2, t2 in entries
-            )
-        )
-    )
-    fid = _FRONTIER_IDS.get(kept)
+    best: dict[tuple[int, int], int] = {}
+    for p, m, t in entries:
+        if best.get((p, m), -1) < t:
+            best[p, m] = t
+    kept = []
+    reach = {0: -1, 1: -1}  # the best m + t among kept readings with more sets
+    for p, m in sorted(best, reverse=True):
+        t = best[p, m]
+        if m + t > reach[p]:
+            kept.append((p, m, t))
+            reach[p] = m + t
+    frontier = tuple(reversed(kept))
+    fid = _FRONTIER_IDS.get(frontier)
     if fid is None:
-        fid = _FRONTIER_IDS[kept] = len(_FRONTIERS)
-        _FRONTIERS.append(kept)
+        fid = _FRONTIER_IDS[frontier] = len(_FRONTIERS)
+        _FRONTIERS.append(frontier)
     return fid
 
 
@@ -564,17 +573,17 @@ def _suit_frontier(key: int, honor: bool) -> int:
     if fid is not None:
         return fid
     if key == 0:
-        memo[key] = fid = _intern({(0, 0, 0)})
+        memo[key] = fid = _intern([(0, 0, 0)])
         return fid
     low = ((key & -key).bit_length() - 1) >> 3
     sh = low << 3
     k = (key >> sh) & 255
-    out: set[tuple[int, int, int]] = set()
+    out: list[tuple[int, int, int]] = []
 
     def add(rest: int, dp: int, dm: int, dt: int) -> None:
         for p, m, t in _FRONTIERS[_suit_frontier(rest, honor)]:
             if p + dp <= 1:
-                out.add((p + dp, m + dm, t + dt))
+                out.append((p + dp, m + dm, t + dt))
 
     add(key - (1 << sh), 0, 0, 0)
     if k >= 3:
@@ -600,12 +609,12 @@ def _merge(a: int, b: int) -> int:
     fid = _MERGED.get((a, b))
     if fid is None:
         fid = _MERGED[a, b] = _intern(
-            {
+            [
                 (p1 + p2, m1 + m2, t1 + t2)
                 for p1, m1, t1 in _FRONTIERS[a]
                 for p2, m2, t2 in _FRONTIERS[b]
                 if p1 + p2 <= 1
-            }
+            ]
         )
     return fid
 
