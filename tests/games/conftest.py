@@ -1,0 +1,42 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+
+
+@pytest.fixture(autouse=True)
+def _table_settings(settings):
+    # Tests drive the sweeper themselves; bots act as soon as they are swept.
+    settings.GAME_SWEEPER = False
+    settings.GAME_BOT_DELAY = 0
+    # Sweeps below jump at most an hour ahead: the next hand only starts when readied.
+    settings.GAME_NEXT_HAND_SECONDS = 3 * 3600
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(name):
+        return django_user_model.objects.create_user(
+            username=name, email=f"{name}@example.com", password="green-felt-8trs"
+        )
+
+    return make
+
+
+def sweep(minutes: float = 0) -> int:
+    """Fire what is due ``minutes`` from now (0: only bots; 1+: human timers too)."""
+    return services.deadlines_fire_due(timezone.now() + timedelta(minutes=minutes))
+
+
+def play_out(room, *, max_sweeps=500):
+    """Let every seat's deadline pass until the room's current hand ends."""
+    from games.models import Hand
+
+    for i in range(1, max_sweeps):
+        sweep(minutes=0.3 * i)  # each sweep passes one more 15-second human timer
+        hand = Hand.objects.filter(room=room).order_by("-number").first()
+        if hand is not None and hand.status == Hand.Status.ENDED:
+            return hand
+    raise AssertionError("hand did not end")

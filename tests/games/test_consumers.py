@@ -1,0 +1,278 @@
+"""The table socket through the real ASGI application (auth, origin, routing).
+
+Bots are swept by the test after each of its own moves, so a whole hand runs
+deterministically; settlement arrives through Celery (eager here, a real
+worker in the services profile) and is announced as ``settled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games import services
+from tests.games.conftest import sweep
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def connect(room, cookie: bytes | None = None):
+    """A communicator; compute ``cookie`` with cookie_for() outside the event loop."""
+    headers = [ORIGIN]
+    if cookie is not None:
+        headers.append((b"cookie", cookie))
+    return WebsocketCommunicator(application, f"/ws/rooms/{room.pk}/", headers=headers)
+
+
+async def receive_until(comm, kind, *, timeout=30, seen=None):
+    """Messages up to and including the first of ``kind``."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        msg = await comm.receive_json_from(timeout=max(left, 0.01))
+        if seen is not None:
+            seen.append(msg)
+        if msg["t"] == kind:
+            return msg
+
+
+async def drain(comm, seen=None):
+    out = []
+    while not await comm.receive_nothing(timeout=0.05):
+        msg = await comm.receive_json_from()
+        out.append(msg)
+        if seen is not None:
+            seen.append(msg)
+    return out
+
+
+def choose(legal):
+    """A simple client policy from the offered actions only."""
+    for kind in ("hu", "pass", "ding_que", "exchange"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    return next(a for a in legal if a["type"] == "discard")
+
+
+def assert_private(msg, seat):
+    """Nothing in a message to ``seat`` shows what it may not see."""
+    if msg["t"] != "state":
+        return
+    d = msg["d"]
+    ended = d["phase"] == "ended"
+    if not ended:
+        assert "seed" not in d and "wall" not in d
+    for p in d["players"]:
+        if p["seat"] == seat or ended:
+            continue
+        if p["won"] is None:
+            assert "hand" not in p, f"seat {seat} was shown seat {p['seat']}'s hand"
+        assert "drawn" not in p
+        assert all(m["tiles"] is None for m in p["melds"] if m["concealed"])
+    for e in d["events"]:
+        assert "private" not in e
+        if e.get("seat") != seat and e["type"] == "TileDrawn":
+            assert "tile" not in e
+
+
+async def play_hand(comm, seat, seen):
+    """Act as ``seat`` until hand_end; returns the hand_end message."""
+    state = None
+    while True:
+        for msg in await drain(comm, seen):
+            if msg["t"] == "state":
+                state = msg
+            if msg["t"] == "hand_end":
+                return msg
+            if msg["t"] == "error":
+                # Acting on a state that bots had already moved past: a real client
+                # just waits for the newer state, which is on its way.
+                assert msg["d"]["code"] == "stale", msg
+        if state is not None and state["d"]["legal"]:
+            action = choose(state["d"]["legal"])
+            await comm.send_json_to({"t": "act", "v": state["v"], "action": action})
+            state = None
+            await asyncio.sleep(0)
+        await database_sync_to_async(sweep)()
+
+
+def test_anonymous_and_foreign_origin_are_refused(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    ann_cookie = cookie_for(ann)
+
+    async def run():
+        comm = connect(room)
+        connected, code = await comm.connect()
+        assert not connected and code == 4401
+        comm = WebsocketCommunicator(
+            application,
+            f"/ws/rooms/{room.pk}/",
+            headers=[(b"origin", b"http://evil.example"), (b"cookie", ann_cookie)],
+        )
+        connected, _ = await comm.connect()
+        assert not connected
+
+    async_to_sync(run)()
+
+
+def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(
+        owner=ann, variant="sichuan", private=True, discard_seconds=None, claim_seconds=None
+    )
+    bob_cookie = cookie_for(bob)
+
+    async def run():
+        connected, code = await connect(room, bob_cookie).connect()
+        assert not connected and code == 4403
+        comm = WebsocketCommunicator(
+            application, "/ws/rooms/999999/", headers=[ORIGIN, (b"cookie", bob_cookie)]
+        )
+        connected, code = await comm.connect()
+        assert not connected and code == 4404
+
+    async_to_sync(run)()
+
+
+def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    ann_cookie = cookie_for(ann)
+
+    async def run():
+        comm = connect(room, ann_cookie)
+        connected, _ = await comm.connect()
+        assert connected
+        first = await comm.receive_json_from()
+        assert first["t"] == "room" and first["d"]["seats"][0]["name"] == "ann"
+        await comm.send_json_to({"t": "ready"})
+        seen = []
+        end = await play_hand(comm, 0, seen)
+        for msg in seen:
+            assert_private(msg, 0)
+        versions = [m["v"] for m in seen if m["t"] == "state"]
+        assert versions == sorted(versions) and versions[-1] == end["v"]
+        assert sorted(set(versions)) == list(range(versions[0], versions[-1] + 1))  # no gaps
+        assert sum(end["d"]["result"]["deltas"]) == 0
+        assert all("hand" in p for p in end["d"]["hands"])  # everything is shown at the end
+        settled = next((m for m in seen if m["t"] == "settled"), None)
+        if settled is None:  # it may already have come in the same batch as hand_end
+            settled = await receive_until(comm, "settled", seen=seen)
+        assert settled["d"]["deltas"] == end["d"]["result"]["deltas"]
+        assert len(settled["d"]["ratings"]) == 4
+        assert settled["d"]["scores"] == end["d"]["result"]["deltas"]
+        await comm.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_stale_illegal_malformed_and_oversize_frames_get_errors(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    ann_cookie = cookie_for(ann)
+
+    async def run():
+        comm = connect(room, ann_cookie)
+        await comm.connect()
+        await comm.send_json_to({"t": "ready"})
+        state = await receive_until(comm, "state")
+        v = state["v"]
+        cases = [
+            ({"t": "act", "v": v + 5, "action": {"type": "ding_que", "suit": "m"}}, "stale"),
+            ({"t": "act", "v": v, "action": {"type": "discard", "tile": "1m"}}, "illegal"),
+            ({"t": "act", "v": v, "action": "hu"}, "bad_message"),
+            ({"t": "dance"}, "bad_message"),
+            ([1, 2], "bad_message"),
+        ]
+        for frame, code in cases:
+            await comm.send_json_to(frame)
+            err = await receive_until(comm, "error")
+            assert err["d"]["code"] == code and err["d"]["message"]
+        await comm.send_to(text_data="{not json")
+        assert (await receive_until(comm, "error"))["d"]["code"] == "bad_json"
+        await comm.send_to(text_data=json.dumps({"t": "sync", "pad": "x" * 10000}))
+        assert (await receive_until(comm, "error"))["d"]["code"] == "too_large"
+        await comm.send_json_to({"t": "sync"})
+        again = await receive_until(comm, "state")
+        assert (
+            again["v"] == v and again["d"]["players"][0]["hand"] == state["d"]["players"][0]["hand"]
+        )
+        await comm.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_reconnect_mid_hand_gets_the_same_state(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    ann_cookie = cookie_for(ann)
+
+    async def run():
+        comm = connect(room, ann_cookie)
+        await comm.connect()
+        await comm.send_json_to({"t": "ready"})
+        await receive_until(comm, "state")
+        await database_sync_to_async(sweep)()  # bots choose their 定缺
+        msgs = await drain(comm)
+        last = [m for m in msgs if m["t"] == "state"][-1]
+        await comm.disconnect()
+        comm2 = connect(room, ann_cookie)
+        await comm2.connect()
+        assert (await comm2.receive_json_from())["t"] == "room"
+        state = await comm2.receive_json_from()
+        assert state["t"] == "state" and state["v"] == last["v"]
+        assert state["d"]["players"] == last["d"]["players"]
+        assert state["d"]["legal"] == last["d"]["legal"]
+        await comm2.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_spectator_sees_no_concealed_tile(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    ann_cookie, bob_cookie = cookie_for(ann), cookie_for(bob)
+
+    async def run():
+        player = connect(room, ann_cookie)
+        await player.connect()
+        watcher = connect(room, bob_cookie)
+        connected, _ = await watcher.connect()
+        assert connected
+        await player.send_json_to({"t": "ready"})
+        seen = []
+        task = asyncio.ensure_future(play_hand(player, 0, []))
+        end = await receive_until(watcher, "hand_end", seen=seen, timeout=60)
+        await task
+        states = [m for m in seen if m["t"] == "state"]
+        assert states
+        for msg in states:
+            d = msg["d"]
+            assert d["seat"] is None and d["legal"] == []
+            if d["phase"] != "ended":
+                for p in d["players"]:
+                    assert "hand" not in p or p["won"] is not None
+                    assert "drawn" not in p
+        assert end["d"]["result"]
+        await watcher.send_json_to({"t": "act", "v": 1, "action": {"type": "pass"}})
+        assert (await receive_until(watcher, "error"))["d"]["code"] == "spectator"
+        await player.disconnect()
+        await watcher.disconnect()
+
+    async_to_sync(run)()

@@ -1,0 +1,191 @@
+"""Room and table services on the ORM: rooms, starts, timers, settlement, verify."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.models import Hand, HandAction, Room, Seat, Settlement
+from games.rules import HandState, legal_actions
+from leaderboards.models import RatingChange
+from tests.games.conftest import play_out, sweep
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_create_validates_variant_rules_length_and_timers(make_user):
+    owner = make_user("ann")
+    cases = [
+        ({"variant": "riichi"}, "unknown_variant"),
+        ({"variant": "sichuan", "rules": {"flowers": True}}, "bad_rules"),
+        ({"variant": "sichuan", "rules": {"fan_cap": 0}}, "bad_rules"),
+        ({"variant": "sichuan", "hands": 0}, "bad_length"),
+        ({"variant": "sichuan", "bots": 4}, "bad_bots"),
+        ({"variant": "sichuan", "discard_seconds": None}, "bad_timer"),
+    ]
+    for kwargs, code in cases:
+        with pytest.raises(services.ServiceError) as e:
+            services.room_create(owner=owner, **kwargs)
+        assert e.value.code == code
+        assert e.value.message
+    assert Room.objects.count() == 0
+    room = services.room_create(
+        owner=owner,
+        variant="sichuan",
+        rules={"mode": "plain"},
+        private=True,
+        discard_seconds=None,
+        claim_seconds=None,
+    )
+    assert room.rules["mode"] == "plain" and room.rules["dealer_rule"] == "discarder"
+    assert room.rules["fan_cap"] == 4  # the variant's defaults fill the rest
+    assert len(room.code) == 6
+
+
+def test_join_by_code_full_room_and_ready_starts_the_hand(make_user):
+    ann, bob, cai, dan, eve = (make_user(n) for n in ("ann", "bob", "cai", "dan", "eve"))
+    room = services.room_create(owner=ann, variant="sichuan", private=True, bots=1)
+    with pytest.raises(services.ServiceError) as e:
+        services.room_join(room_id=room.pk, user=bob, code="WRONG1")
+    assert e.value.code == "wrong_code" and e.value.status == 403
+    services.room_join(room_id=room.pk, user=bob, code=room.code.lower())
+    services.room_join(room_id=room.pk, user=cai, code=room.code)
+    with pytest.raises(services.ServiceError) as e:
+        services.room_join(room_id=room.pk, user=dan, code=room.code)
+    assert e.value.code == "room_full"
+    for u in (ann, bob):
+        services.room_ready(room_id=room.pk, user=u)
+    assert not Hand.objects.filter(room=room).exists()  # cai not ready yet
+    services.room_ready(room_id=room.pk, user=cai)
+    hand = Hand.objects.get(room=room)
+    assert hand.number == 1 and hand.players == [s.user_id for s in Seat.objects.filter(room=room)]
+    assert Room.objects.get(pk=room.pk).status == "playing"
+    with pytest.raises(services.ServiceError):
+        services.room_join(room_id=room.pk, user=eve, code=room.code)
+
+
+def test_stale_and_illegal_actions_change_nothing(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room)
+    before = (hand.version, hand.state)
+    for version, action, code in [
+        (hand.version + 1, {"type": "ding_que", "suit": "m"}, "stale"),
+        (hand.version, {"type": "discard", "tile": "1m"}, "illegal"),
+        (hand.version, {"type": "ding_que", "suit": "z"}, "bad_action"),
+        (hand.version, {"type": "discard", "tile": "0x"}, "bad_tile"),
+        ("1", {"type": "ding_que", "suit": "m"}, "bad_version"),
+    ]:
+        with pytest.raises(services.ServiceError) as e:
+            services.hand_act(room_id=room.pk, user=ann, version=version, action=action)
+        assert e.value.code == code, (action, e.value)
+    hand.refresh_from_db()
+    assert (hand.version, hand.state) == before
+    assert HandAction.objects.filter(hand=hand).count() == 0
+
+
+def test_bots_act_at_their_deadline_and_humans_at_theirs(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room)
+    assert set(hand.deadlines["seats"]) == {"0", "1", "2", "3"}  # 定缺: all four choose
+    assert sweep() == 3  # the bots choose now; ann has 15 seconds
+    hand.refresh_from_db()
+    state = HandState.from_json(hand.state)
+    assert state.que[0] is None and all(q is not None for q in state.que[1:])
+    assert list(hand.deadlines["seats"]) == ["0"]
+    assert sweep() == 0  # nothing more is due yet
+    sweep(minutes=1)  # ann's deadline passes: the bot policy chooses for her
+    actions = list(HandAction.objects.filter(hand=hand).order_by("seq"))
+    assert actions[3].seat == 0 and actions[3].source == "timeout"
+    assert [a.source for a in actions[:3]] == ["bot"] * 3
+
+
+def test_whole_game_settles_each_hand_once_and_verifies(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=2)
+    services.room_ready(room_id=room.pk, user=ann)
+    first = play_out(room)
+    room.refresh_from_db()
+    assert room.hands_played == 1 and room.status == "playing" and room.next_hand_at
+    services.room_ready(room_id=room.pk, user=ann)  # everyone ready: next hand at once
+    second = play_out(room)
+    room.refresh_from_db()
+    assert second.number == 2 and room.status == "finished"
+    for hand in (first, second):
+        s = Settlement.objects.get(hand=hand)
+        assert sum(s.deltas) == 0
+        assert s.deltas == hand.result["deltas"]
+        assert RatingChange.objects.filter(hand=hand).count() == 4
+        assert HandAction.objects.filter(hand=hand).count() == hand.version
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
+    totals = [sum(h.result["deltas"][i] for h in (first, second)) for i in range(4)]
+    assert [s.score for s in seats] == totals
+    ann.refresh_from_db()
+    assert ann.balance == totals[0]
+    call_command("hand_verify")  # raises CommandError on any difference
+
+
+def test_settlement_and_ratings_are_idempotent(make_user):
+    from games.tasks import settle_hand, update_ratings
+
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = play_out(room)
+    scores = list(Seat.objects.filter(room=room).values_list("score", flat=True))
+    for _ in range(2):  # a redelivered task (acks_late) changes nothing
+        settle_hand.apply(args=[hand.pk]).get()
+        update_ratings.apply(args=[hand.pk]).get()
+    assert Settlement.objects.filter(hand=hand).count() == 1
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+    assert list(Seat.objects.filter(room=room).values_list("score", flat=True)) == scores
+    assert sum(scores) == 0
+
+
+def test_hand_verify_reports_a_tampered_snapshot(make_user):
+    from django.core.management.base import CommandError
+
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = play_out(room)
+    state = dict(hand.state)
+    state["hands"] = list(reversed(state["hands"]))
+    Hand.objects.filter(pk=hand.pk).update(state=state)
+    with pytest.raises(CommandError):
+        call_command("hand_verify", hand.pk)
+
+
+def test_leaving_mid_hand_pays_the_penalty_and_a_bot_plays_on(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann)
+    sweep()
+    services.room_leave(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room)
+    state = HandState.from_json(hand.state)
+    assert [t["reason"] for t in state.transfers] == ["escape"] * 3
+    assert Seat.objects.get(room=room, index=0).left
+    assert hand.deadlines["seats"]["0"] <= hand.deadlines["seats"].get("0")  # bot-timed now
+    hand = play_out(room)
+    assert hand.status == "ended"
+    assert HandAction.objects.filter(hand=hand, seat=0, source="bot").exists()
+
+
+def test_owner_adds_and_removes_bots(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan")
+    with pytest.raises(services.ServiceError) as e:
+        services.room_add_bot(room_id=room.pk, user=bob)
+    assert e.value.code == "not_owner"
+    services.room_add_bot(room_id=room.pk, user=ann)
+    services.room_add_bot(room_id=room.pk, user=ann)
+    names = [s.user.username for s in Seat.objects.filter(room=room).exclude(user=None)]
+    assert len(set(names)) == 3 and names[0] == "ann"
+    services.room_remove_bot(room_id=room.pk, user=ann, seat_index=2)
+    assert Seat.objects.get(room=room, index=2).user is None
+    assert legal_actions  # imported engine API stays reachable from services' callers
