@@ -6,14 +6,18 @@ A hand is a *count vector* ``c`` of 34 ints (see :mod:`games.rules.tiles`) plus
 included.  Melds are removed by the caller too, so a standard hand has
 ``3n + 2`` tiles for ``n`` in 0..4.
 
-How it stays fast: a suit's counts are packed into an int (4 bits per kind)
-and, per suit, the fewest wilds that complete those tiles into sets (without
-or with the pair) are memoised.  A hand wins when the suits' needs add up to
-no more than its wilds; the wilds left over come in threes and form sets of
-their own.  ``waits`` recomputes only the suit the candidate tile falls in.
-``shanten`` memoises, per suit, the best (sets, partial sets, pair) frontiers
-and combines them with the usual ``2N - 2·sets - partials - pair`` formula.
-Every memo fills lazily; nothing is computed at import.
+How it stays fast: the counts are packed into an int, one byte per kind, so
+a suit's counts are a slice of it (its memo key) and adding a tile is an
+addition.  Per suit, the fewest wilds that complete its tiles into sets
+(without or with the pair) are memoised; a hand wins when the suits' needs
+add up to no more than its wilds (the wilds left over come in threes and form
+sets of their own), and ``waits`` recomputes only the suit a candidate tile
+falls in.  Without wilds, a suit's size mod 3 says which shape it must take
+(sets, or sets and the pair), so ``waits`` first rules hands out by the four
+suit sizes alone.  ``shanten`` memoises, per suit, the best (sets, partial
+sets, pair) frontiers and combines them with the usual
+``2N - 2·sets - partials - pair`` formula.  Memos fill lazily; import builds
+only a 65536-entry table of references (a few milliseconds).
 """
 
 from __future__ import annotations
@@ -40,7 +44,6 @@ __all__ = [
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 _MAX_TILES = 14  # four sets and a pair: the largest concealed hand
-_INF = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,12 +274,15 @@ def _hand_need(keys: tuple[int, int, int, int]) -> int:
 def min_wilds_needed(c: Sequence[int], wilds: int = 0) -> int:
     """How many more wilds ``c`` plus ``wilds`` wilds needs to be a standard win.
 
-    Any number of sets is allowed here (no 14-tile limit): the answer is the
-    fewest extra wilds ``e >= 0`` such that the real tiles with ``wilds + e``
-    wilds form sets and one pair.
+    Any number of sets is allowed here (no 14-tile limit on the result): the
+    answer is the fewest extra wilds ``e >= 0`` such that the real tiles with
+    ``wilds + e`` wilds form sets and one pair.  Raises ``ValueError`` for
+    more than 14 real tiles.
     """
     _, packed, total = _pack(c, wilds)
     real = total - wilds
+    if real > _MAX_TILES:
+        raise ValueError(f"at most {_MAX_TILES} real tiles, got {real}")
     need = _hand_need(_keys(packed))
     x = max(need, wilds)
     # real + x must be 2 mod 3; need itself satisfies it, so step to that residue

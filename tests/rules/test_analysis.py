@@ -25,7 +25,7 @@ from games.rules.analysis import Decomposition, Group
 from games.rules.tiles import counts, fmt, parse
 
 ORPHANS = parse("19m19p19s1234567z")
-FAST = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=None, max_examples=250, suppress_health_check=[HealthCheck.too_slow])
 
 
 def C(text: str) -> list[int]:
@@ -401,6 +401,39 @@ def test_min_wilds_needed():
     assert A.min_wilds_needed(C("11z"), 0) == 0
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [0] * 33,  # too short
+        [-1] + [0] * 33,
+        [16] + [0] * 33,  # no hand holds that many
+        [256] + [0] * 33,
+        "1112345678999m",  # a string, not counts
+    ],
+)
+def test_malformed_hands_are_rejected(bad):
+    with pytest.raises(ValueError):
+        A.waits(bad)
+    with pytest.raises(ValueError):
+        A.shanten(bad)
+    if isinstance(bad, str) or len(bad) != 34 or not 0 <= bad[0] <= 255:
+        with pytest.raises(ValueError):
+            A.is_winning(bad)
+    else:  # a well-formed count vector of the wrong size just doesn't win
+        assert not A.is_winning(bad, thirteen_orphans=True)
+    with pytest.raises(ValueError):
+        A.waits(C("1m"), -1)
+
+
+@FAST
+@given(hands(sizes=(1, 2, 3, 4, 5, 6, 7, 8), max_wilds=3))
+def test_min_wilds_needed_matches_oracle(hand):
+    c, wilds = hand
+    got = A.min_wilds_needed(c, wilds)
+    assert _direct_standard(list(c), wilds + got, True)
+    assert not any(_direct_standard(list(c), wilds + e, True) for e in range(got))
+
+
 def test_decompositions_of_a_pure_hand():
     got = A.decompositions(C("11122233344455m"))
     expected = {
@@ -546,7 +579,7 @@ def test_waits_match_oracle_one_wild(hand):
     assert A.waits(c, wilds, thirteen_orphans=True) == oracle_waits(c, wilds, True, True)
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=60)
 @given(hands(sizes=(4, 7, 13), max_wilds=2))
 def test_waits_match_oracle_two_wilds(hand):
     c, wilds = hand
@@ -571,7 +604,7 @@ def test_decompositions_match_oracle_without_wilds(hand):
         assert counts(used.elements()) == c
 
 
-@settings(deadline=None, max_examples=80)
+@settings(deadline=None, max_examples=120)
 @given(hands(sizes=(2, 5, 8, 11, 14), max_wilds=2))
 def test_decompositions_match_oracle_with_wilds(hand):
     c, wilds = hand
@@ -597,7 +630,7 @@ def test_shanten_matches_mahjong_package_on_known_hands():
         assert A.shanten(c, seven_pairs=False) == Shanten.calculate_shanten_for_regular_hand(c)
 
 
-@settings(deadline=None, max_examples=400)
+@settings(deadline=None, max_examples=600)
 @given(wall_hands((1, 2, 4, 5, 7, 8, 10, 11, 13, 14)))
 def test_shanten_matches_mahjong_package(c):
     from mahjong.shanten import Shanten
