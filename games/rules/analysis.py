@@ -420,20 +420,53 @@ def _special_waits(
     return sorted(set(out + extra)) if extra else out
 
 
-def _standard_waits_wild(keys: tuple[int, int, int, int], wilds: int) -> list[int]:
-    needs = [_need(keys[idx], idx == 3) for idx in range(4)]
-    s0 = sum(v[0] for v in needs)
-    out = []
-    for idx in range(4):
-        others0 = s0 - needs[idx][0]
-        delta = min([2] + [needs[o][1] - needs[o][0] for o in range(4) if o != idx])
+_WILD_WAITS: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _wild_suit_waits(key: int, idx: int, delta: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """Kinds of suit ``idx`` by the wilds they leave the suit needing.
+
+    ``delta`` is what moving the pair out of this suit costs the others (their
+    best n1 - n0, or 2 for a pair of wilds; it may be negative).  Returns
+    (lowest cost, entries): entry i lists the kinds costing at most lowest + i.
+    """
+    table = _WILD_WAITS.get((key, idx, delta))
+    if table is None:
         honor = idx == 3
-        key = keys[idx]
-        base = _BASES[idx]
+        costs = []
         for j in range(_SIZES[idx]):
             n0, n1 = _need(key + (1 << (j << 3)), honor)
-            if others0 + n0 + min(delta, n1 - n0) <= wilds:
-                out.append(base + j)
+            costs.append(min(n0 + delta, n1))
+        low = min(costs)
+        table = _WILD_WAITS[key, idx, delta] = (
+            low,
+            tuple(
+                tuple(_BASES[idx] + j for j, cost in enumerate(costs) if cost <= budget)
+                for budget in range(low, max(costs) + 1)
+            ),
+        )
+    return table
+
+
+def _standard_waits_wild(keys: tuple[int, int, int, int], wilds: int) -> list[int]:
+    needs = (
+        _need(keys[0], False),
+        _need(keys[1], False),
+        _need(keys[2], False),
+        _need(keys[3], True),
+    )
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    gains = [n1 - n0 for n0, n1 in needs]  # what taking the pair costs each suit
+    # the cheapest other suit to take the pair: the lowest gain, or the second
+    # lowest for the suit that has it; a pair of two wilds costs 2
+    lowest, second = sorted(gains)[:2]
+    out: list[int] = []
+    for idx in range(4):
+        delta = second if gains[idx] == lowest else lowest
+        low, entries = _wild_suit_waits(keys[idx], idx, delta if delta < 2 else 2)
+        spare = wilds - (s0 - needs[idx][0]) - low  # the other suits' sets come first
+        if spare >= 0:
+            out += entries[spare if spare < len(entries) else -1]
     return out
 
 
