@@ -5,4 +5,6 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("rooms/join/", views.join_by_code, name="room-join-code"),
+    path("rooms/<int:pk>/", views.room, name="room"),
 ]

@@ -1,11 +1,208 @@
-from django.shortcuts import render
+"""Page views: the home page, the lobby and the table page.
 
+They render templates and boot static JavaScript modules; the pages hold no rules.  Everything
+a table shows comes from the server's socket (``games.consumers``) and REST API
+(``games.api``); joining by code goes through the same service as the API.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.models import Room
+from games.rules.variants.sichuan_fan import pattern_names
 from games.variants import VARIANTS
+
+# Settlement transfer reasons as the engine names them, for the table's feed and result dialog.
+TRANSFER_REASONS = {
+    "hu": {"zh-hans": "胡", "en": "Win"},
+    "zhi_gang": {"zh-hans": "直杠", "en": "Direct kong"},
+    "mian_xia_gang": {"zh-hans": "面下杠", "en": "Added kong"},
+    "an_gang": {"zh-hans": "暗杠", "en": "Concealed kong"},
+    "gang_shang_pao": {"zh-hans": "杠上炮(呼叫转移)", "en": "Kong money passed on (杠上炮)"},
+    "cha_hua_zhu": {"zh-hans": "查花猪", "en": "Flower-pig check"},
+    "cha_da_jiao": {"zh-hans": "查大叫", "en": "Not-ready check"},
+    "kong_refund": {"zh-hans": "退杠钱", "en": "Kong money refunded"},
+    "escape": {"zh-hans": "逃跑", "en": "Left the table"},
+    "forfeit": {"zh-hans": "退还", "en": "Refund"},
+}
+
+# Display names of house-rule choice values (the variant describes rules, not their values).
+CHOICE_NAMES = {
+    "mode": {
+        "xuezhan": {"zh-hans": "血战到底", "en": "Bloody battle (play to the end)"},
+        "plain": {"zh-hans": "一人胡牌结束", "en": "First win ends the hand"},
+    },
+    "self_draw_bonus": {
+        "none": {"zh-hans": "无", "en": "None"},
+        "base": {"zh-hans": "自摸加底", "en": "Add the base"},
+        "fan": {"zh-hans": "自摸加番", "en": "Add one fan"},
+    },
+    "cha_da_jiao": {
+        "max": {"zh-hans": "按最大番", "en": "The best reading"},
+        "min": {"zh-hans": "按最小番", "en": "The least reading"},
+    },
+    "dealer_rule": {
+        "dice": {"zh-hans": "掷骰", "en": "Dice"},
+        "discarder": {"zh-hans": "点炮者坐庄", "en": "The discarder"},
+        "first_winner": {"zh-hans": "先胡者坐庄", "en": "The first winner"},
+    },
+    "dian_gang_hua": {
+        "zimo": {"zh-hans": "算自摸", "en": "Counts as self-draw"},
+        "discarder": {"zh-hans": "点杠者付", "en": "The kong's discarder pays"},
+    },
+}
+
+
+def ui_strings() -> dict[str, str]:
+    """The table's and lobby's JavaScript strings, translated by Django for this request."""
+    return {
+        "connecting": _("Connecting…"),
+        "connected": _("Connected"),
+        "reconnecting": _("Reconnecting…"),
+        "offline": _("Disconnected"),
+        "ready": _("Ready"),
+        "ready_next": _("Ready for the next hand"),
+        "waiting_players": _("Waiting for players"),
+        "waiting_ready": _("Waiting for everyone to be ready"),
+        "is_ready": _("ready"),
+        "not_ready": _("not ready"),
+        "empty_seat": _("Empty seat"),
+        "bot": _("bot"),
+        "you": _("you"),
+        "join": _("Join this table"),
+        "leave": _("Leave"),
+        "leave_confirm": _("Leave this room? Leaving during a hand costs the escape penalty."),
+        "add_bot": _("Add a bot"),
+        "remove_bot": _("Remove bot"),
+        "spectating": _("You are watching this table."),
+        "invite_code": _("Join code"),
+        "hand_no": _("Hand %(n)s of %(total)s"),
+        "wall": _("Wall"),
+        "dealer": _("Dealer"),
+        "discard": _("Discard"),
+        "peng": _("Pung"),
+        "gang": _("Kong"),
+        "chi": _("Chow"),
+        "hu": _("Win"),
+        "zimo": _("Self-draw win"),
+        "pass": _("Pass"),
+        "que_prompt": _("Choose the suit you will give up"),
+        "exchange_prompt": _("Choose three tiles of one suit to pass on"),
+        "exchange_confirm": _("Pass these three"),
+        "exchange_waiting": _("Waiting for the others to choose"),
+        "que_waiting": _("Waiting for the others to choose a suit"),
+        "your_turn": _("Your turn: discard a tile"),
+        "claim_prompt": _("A tile you can claim"),
+        "turn_of": _("%(name)s to play"),
+        "won": _("Won"),
+        "left": _("left"),
+        "result_title": _("Hand %(n)s result"),
+        "win": _("Win"),
+        "drawn_game": _("Drawn hand (流局)"),
+        "wall_out": _("The wall ran out"),
+        "self_draw": _("self-draw"),
+        "on_discard": _("on %(name)s's discard"),
+        "rob_kong": _("robbed %(name)s's kong"),
+        "fan": _("fan"),
+        "capped": _("capped"),
+        "transfers": _("Payments"),
+        "no_transfers": _("No payments"),
+        "cha": _("End-of-wall checks"),
+        "hua_zhu": _("Flower pig (花猪)"),
+        "ready_hand": _("Ready hand (听牌)"),
+        "not_ready_hand": _("Not ready (未听)"),
+        "hand_deltas": _("This hand"),
+        "totals": _("Running totals"),
+        "rating": _("Rating"),
+        "settling": _("Settling…"),
+        "final": _("Final standings"),
+        "game_over": _("The game is over."),
+        "close": _("Close"),
+        "back_to_lobby": _("Back to the lobby"),
+        "next_hand_in": _("Next hand starts in %(s)s s"),
+        "feed": _("Payments this hand"),
+        "exchange_dir": _("Tiles passed %(dir)s"),
+        "clockwise": _("clockwise"),
+        "counterclockwise": _("counter-clockwise"),
+        "across": _("across"),
+        "missing": _("Missing suit"),
+        "error": _("Error"),
+        "keys": _("Keys: H win · P pung · G kong · Space/Esc pass · ←/→ + Enter discard"),
+        "winds": _("ESWN"),
+        "m": _("Characters"),
+        "p": _("Dots"),
+        "s": _("Bamboo"),
+        "no_cap": _("No cap"),
+        "no_timer": _("No timer"),
+        "seats_filled": _("%(n)s/4 seated"),
+        "hands": _("%(n)s hands"),
+        "watch": _("Watch"),
+        "open": _("Open"),
+        "playing": _("Playing"),
+        "finished": _("Finished"),
+        "private": _("Private"),
+        "public": _("Public"),
+        "no_rooms": _("No open tables right now. Create one!"),
+        "default_rules": _("Default rules"),
+        "default_choice": _("Default"),
+        "seconds": _("sec"),
+    }
 
 
 def home(request):
     return render(request, "games/home.html", {"variants": VARIANTS})
 
 
+@ensure_csrf_cookie
 def lobby(request):
-    return render(request, "games/lobby.html")
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "ui_strings": ui_strings(),
+            "choice_names": CHOICE_NAMES,
+        },
+    )
+
+
+@login_required
+@ensure_csrf_cookie
+def room(request, pk):
+    room = get_object_or_404(Room, pk=pk)
+    seat = selectors.seat_of(room, request.user)
+    if room.private and seat is None:
+        # A private table is seen only by its players: ask for the join code.
+        return render(request, "games/room_code.html", {"room": room}, status=403)
+    boot = {
+        "room_id": room.pk,
+        "user_id": request.user.pk,
+        "ws": room.ws_path,
+        "seat": seat,
+        "patterns": pattern_names(),
+        "reasons": TRANSFER_REASONS,
+        "choices": CHOICE_NAMES,
+        "strings": ui_strings(),
+        "lobby_url": "/lobby/",
+    }
+    return render(request, "games/room.html", {"room": room, "boot": boot})
+
+
+@login_required
+@require_POST
+def join_by_code(request):
+    code = request.POST.get("code", "").strip().upper()
+    room = Room.objects.filter(code=code).first() if code else None
+    if room is None:
+        messages.error(request, _("No room has that join code."))
+        return redirect("lobby")
+    try:
+        services.room_join(room_id=room.pk, user=request.user, code=code)
+    except services.ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("lobby")
+    return redirect("room", pk=room.pk)
