@@ -259,3 +259,5 @@ GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
 GAME_SWEEP_INTERVAL = float(os.environ.get("GAME_SWEEP_INTERVAL", "0.25"))
+# A bare echo socket at ws/echo/, the floor the table benchmark measures against.
+GAME_ECHO_ENDPOINT = env_bool("GAME_ECHO_ENDPOINT", False)

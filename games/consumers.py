@@ -126,3 +126,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_send(self, event):
         await self.send(json.dumps(event["envelope"]))
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """A bare echo: the latency floor the table benchmark compares against.
+
+    Mounted only when GAME_ECHO_ENDPOINT is set (benchmarks)."""
+
+    async def connect(self):
+        await self.accept()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send(text_data=text_data)

@@ -40,3 +40,21 @@ def play_out(room, *, max_sweeps=500):
         if hand is not None and hand.status == Hand.Status.ENDED:
             return hand
     raise AssertionError("hand did not end")
+
+
+def wait_settled(hand, timeout: float = 30):
+    """Settlement runs on Celery: inline here, on a real worker in the services profile."""
+    import time
+
+    from games.models import Settlement
+    from leaderboards.models import RatingChange
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (
+            Settlement.objects.filter(hand=hand).exists()
+            and RatingChange.objects.filter(hand=hand).count() == 4
+        ):
+            return Settlement.objects.get(hand=hand)
+        time.sleep(0.1)
+    raise AssertionError(f"hand {hand.pk} was not settled within {timeout} s")

@@ -9,7 +9,7 @@ from games import services
 from games.models import Hand, HandAction, Room, Seat, Settlement
 from games.rules import HandState, legal_actions
 from leaderboards.models import RatingChange
-from tests.games.conftest import play_out, sweep
+from tests.games.conftest import play_out, sweep, wait_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,7 +116,7 @@ def test_whole_game_settles_each_hand_once_and_verifies(make_user):
     room.refresh_from_db()
     assert second.number == 2 and room.status == "finished"
     for hand in (first, second):
-        s = Settlement.objects.get(hand=hand)
+        s = wait_settled(hand)
         assert sum(s.deltas) == 0
         assert s.deltas == hand.result["deltas"]
         assert RatingChange.objects.filter(hand=hand).count() == 4
@@ -136,6 +136,7 @@ def test_settlement_and_ratings_are_idempotent(make_user):
     room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
     services.room_ready(room_id=room.pk, user=ann)
     hand = play_out(room)
+    wait_settled(hand)
     scores = list(Seat.objects.filter(room=room).values_list("score", flat=True))
     for _ in range(2):  # a redelivered task (acks_late) changes nothing
         settle_hand.apply(args=[hand.pk]).get()

@@ -1,0 +1,204 @@
+"""Live tables under load: N tables × 4 scripted WebSocket clients vs a bare echo.
+
+    python tests/bench/bench_tables.py [--tables 50]
+
+Runs Daphne (one process) with the Redis channel layer and PostgreSQL
+(DATABASE_URL / REDIS_URL, or local defaults: database ``mahjong_bench``,
+Redis db 11), creates the rooms, and plays one hand per table with four
+clients each that act the moment they are offered an action.  Reported:
+actions per second and action→state latency (send ``act`` → receive the
+next ``state``), side by side with the same clients doing request/response
+round trips against a bare echo consumer on the same server, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/11")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def ensure_database(url: str) -> None:
+    if not url.startswith("postgres"):
+        return
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("select 1 from pg_database where datname=%s", (name,)).fetchone():
+            conn.execute(f'create database "{name}"')
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
+
+
+def choose(legal):
+    for kind in ("hu", "ding_que", "pass"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    return next(a for a in legal if a["type"] == "discard")
+
+
+async def table_client(url, origin, cookie, latencies, counter, done):
+    from websockets.asyncio.client import connect
+
+    pending = None  # (version acted on, send time)
+    async with connect(
+        url, origin=origin, additional_headers={"Cookie": cookie}, proxy=None, max_queue=None
+    ) as ws:
+        await ws.send(json.dumps({"t": "ready"}))
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["t"] == "state":
+                now = time.perf_counter()
+                if pending is not None and msg["v"] > pending[0]:
+                    latencies.append(now - pending[1])
+                    pending = None
+                legal = msg["d"]["legal"]
+                if legal and pending is None:
+                    pending = (msg["v"], time.perf_counter())
+                    counter[0] += 1
+                    await ws.send(json.dumps({"t": "act", "v": msg["v"], "action": choose(legal)}))
+            elif msg["t"] == "hand_end":
+                done.append(1)
+                return
+            elif msg["t"] == "error" and msg["d"]["code"] == "stale":
+                pending = None
+
+
+async def echo_client(url, origin, n, latencies):
+    from websockets.asyncio.client import connect
+
+    async with connect(url, origin=origin, proxy=None) as ws:
+        for i in range(n):
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"t": "act", "v": i, "action": {"type": "pass"}}))
+            await ws.recv()
+            latencies.append(time.perf_counter() - t0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=int(os.environ.get("BENCH_TABLES", 50)))
+    args = parser.parse_args()
+    ensure_database(os.environ["DATABASE_URL"])
+
+    import django
+
+    django.setup()
+    import redis
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from games import services
+    from tests.live import DaphneServer, free_port, server_env
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    stamp = int(time.time())
+    rooms, cookies = [], []
+    for t in range(args.tables):
+        users = [
+            User.objects.create_user(username=f"bench{stamp}-{t}-{k}", password="x")
+            for k in range(4)
+        ]
+        room = services.room_create(
+            owner=users[0],
+            variant="sichuan",
+            hands=1,
+            private=True,
+            discard_seconds=None,
+            claim_seconds=None,
+        )
+        for u in users[1:]:
+            services.room_join(room_id=room.pk, user=u, code=room.code)
+        rooms.append(room)
+        for u in users:
+            c = Client()
+            c.force_login(u)
+            cookies.append(f"sessionid={c.cookies['sessionid'].value}")
+
+    port = free_port()
+    out = ROOT / "test-output"
+    out.mkdir(exist_ok=True)
+    env = server_env(os.environ["DATABASE_URL"], GAME_ECHO_ENDPOINT="1")
+    server = DaphneServer(port, env, out / "daphne-bench.log")
+    server.start()
+    origin = f"http://127.0.0.1:{port}"
+    try:
+        table_lat, counter, done = [], [0], []
+
+        async def tables():
+            tasks = [
+                table_client(
+                    f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/",
+                    origin,
+                    cookies[4 * i + k],
+                    table_lat,
+                    counter,
+                    done,
+                )
+                for i, room in enumerate(rooms)
+                for k in range(4)
+            ]
+            t0 = time.perf_counter()
+            await asyncio.wait_for(asyncio.gather(*tasks), timeout=600)
+            return time.perf_counter() - t0
+
+        table_seconds = asyncio.run(tables())
+        per_client = max(1, counter[0] // (4 * args.tables))
+        echo_lat = []
+
+        async def echoes():
+            t0 = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    echo_client(f"ws://127.0.0.1:{port}/ws/echo/", origin, per_client, echo_lat)
+                    for _ in range(4 * args.tables)
+                )
+            )
+            return time.perf_counter() - t0
+
+        echo_seconds = asyncio.run(echoes())
+    finally:
+        server.stop()
+
+    print(
+        f"tables: {args.tables} (x4 clients), one hand each, Daphne x1, "
+        f"{'PostgreSQL' if env['DATABASE_URL'].startswith('postgres') else 'SQLite'} + Redis layer"
+    )
+    print(f"{'':14}{'messages':>10}{'seconds':>9}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    print(
+        f"{'tables':14}{counter[0]:>10}{table_seconds:>9.2f}{counter[0] / table_seconds:>9.0f}"
+        f"{pct(table_lat, 0.5):>9.1f}{pct(table_lat, 0.99):>9.1f}"
+    )
+    print(
+        f"{'echo (floor)':14}{len(echo_lat):>10}{echo_seconds:>9.2f}"
+        f"{len(echo_lat) / echo_seconds:>9.0f}{pct(echo_lat, 0.5):>9.1f}{pct(echo_lat, 0.99):>9.1f}"
+    )
+    print(
+        f"hands finished: {len(done) // 4}/{args.tables}; "
+        f"p99 ratio tables/echo: {pct(table_lat, 0.99) / pct(echo_lat, 0.99):.1f}x"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
