@@ -111,7 +111,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 if not isinstance(msg.get("action"), dict):
                     await self.send(_error("bad_message", '"act" needs an "action" object'))
                     return
-                await database_sync_to_async(services.hand_act)(
+                # Not thread-sensitive: actions at different tables run in parallel
+                # threads (each with its own connection); the room lock orders them.
+                await database_sync_to_async(services.hand_act, thread_sensitive=False)(
                     room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
                 )
             else:

@@ -59,18 +59,20 @@ def hand_end_payload(state, hand_number: int) -> dict:
     }
 
 
-def _send(messages: list[tuple[str, dict]]) -> None:
+async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    send = async_to_sync(layer.group_send)
+    # In order: a seat must never see version n+1 before version n.
     for group, env in messages:
-        send(group, {"type": "table.send", "envelope": env})
+        await layer.group_send(group, {"type": "table.send", "envelope": env})
 
 
-def hand_changed_on_commit(room_id, hand_id, steps) -> None:
+def _send(messages: list[tuple[str, dict]]) -> None:
+    """One hop into the event loop for the whole batch, not one per message."""
+    async_to_sync(_send_all)(messages)
+
+
+def hand_changed_on_commit(room_id, hand, steps) -> None:
     """Queue each step's per-seat states (and the result at the end) for commit."""
-    from games.models import Hand
-
-    hand = Hand.objects.only("number", "deadlines").get(pk=hand_id)
     messages = []
     last = len(steps) - 1
     for i, (state, events) in enumerate(steps):

@@ -285,7 +285,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.save(update_fields=["status", "next_hand_at"])
-    publish.hand_changed_on_commit(room.pk, hand.pk, [(state, [{"type": "HandStarted"}])])
+    publish.hand_changed_on_commit(room.pk, hand, [(state, [{"type": "HandStarted"}])])
     publish.room_changed_on_commit(room.pk)
     return hand
 
@@ -301,7 +301,8 @@ def hand_act(*, room_id, user, version, action) -> int:
     hand = _current_hand(room)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    seats = _seats(room)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
     if isinstance(version, bool) or not isinstance(version, int):
@@ -312,11 +313,11 @@ def hand_act(*, room_id, user, version, action) -> int:
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         raise ServiceError(out.code, out.reason, 409)
-    _record(room, hand, [(seat.index, action, "player", *out)])
+    _record(room, hand, [(seat.index, action, "player", *out)], seats)
     return hand.version
 
 
-def _record(room: Room, hand: Hand, steps) -> None:
+def _record(room: Room, hand: Hand, steps, seats: list[Seat] | None = None) -> None:
     """Append accepted actions to the log and save the snapshot, in this transaction.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``."""
@@ -331,7 +332,7 @@ def _record(room: Room, hand: Hand, steps) -> None:
     hand.state = state.to_json()
     hand.version = state.version
     fields = ["state", "version", "deadlines", "deadline_at"]
-    seats = _seats(room)
+    seats = seats if seats is not None else _seats(room)
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
         hand.result = state.result
@@ -342,7 +343,7 @@ def _record(room: Room, hand: Hand, steps) -> None:
     else:
         _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
-    publish.hand_changed_on_commit(room.pk, hand.pk, [(s, e) for *_, s, e in steps])
+    publish.hand_changed_on_commit(room.pk, hand, [(s, e) for *_, s, e in steps])
     if state.phase == "ended":
         from games.tasks import settle_hand
 
@@ -441,7 +442,7 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
             _set_deadlines(room, hand, state, seats, now)
     if not steps:
         return 0
-    _record(room, hand, steps)
+    _record(room, hand, steps, seats)
     return len(steps)
 
 
