@@ -85,6 +85,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     expect(page.locator("#opt-variant option[value=sichuan]")).to_have_count(1)
     expect(page.locator("#rule-mode")).to_be_visible()
     expect(page.locator("#rule-fan_cap-none")).to_have_count(1)  # nullable int: "no cap"
+    page.screenshot(path=str(screenshots_dir / "lobby-1280x800.png"), full_page=True)
     page.check("#opt-private")
     page.check("#opt-no-timer")
     page.select_option("#opt-bots", "3")
