@@ -24,7 +24,15 @@ run: migrate
 	@echo "Serving on http://127.0.0.1:8000/"
 	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 config.asgi:application
 
-test: $(VENV)/.stamp-dev
+# The browser tests drive Debian's Chromium (never a downloaded browser); a CJK font makes
+# their screenshots readable.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@echo "installing Debian's chromium for the browser tests (needs root)"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-wqy-microhei
+
+test: $(VENV)/.stamp-dev | $(CHROMIUM)
 	$(PY) -m pytest
 
 lint: $(VENV)/.stamp-dev

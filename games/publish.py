@@ -9,6 +9,8 @@ of the player in seat k: that seat's view) and ``room.<id>.watch``
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -44,6 +46,8 @@ def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, event
     # (they would tell who can claim).
     d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
     d["hand"] = hand_number
+    # Lets a client correct its countdown for clock skew.
+    d["server_time"] = datetime.now(UTC).isoformat()
     return envelope("state", state.version, d)
 
 

@@ -97,6 +97,7 @@ function handle(msg) {
     if (state) renderState();
     if (handEnd) renderResult();
   } else if (msg.t === "state") {
+    if (d.server_time) clockSkew = Date.parse(d.server_time) - Date.now();
     const prev = state;
     const newer = !prev || d.hand > prev.hand || (d.hand === prev.hand && msg.v >= prev.version);
     if (!newer) return;
@@ -765,20 +766,24 @@ $("#result").addEventListener("cancel", () => {
 
 // ---- timer -----------------------------------------------------------------------------
 
+// Server time minus ours, from the last state: countdowns use the server's clock.
+let clockSkew = 0;
+const serverNow = () => Date.now() + clockSkew;
+
 function tick() {
   const box = $("#timer");
   let text = "";
   if (state && state.phase !== "ended") {
     const d = state.deadline || state.turn_deadline;
     if (d) {
-      const left = Math.max(0, Math.ceil((Date.parse(d) - Date.now()) / 1000));
+      const left = Math.max(0, Math.ceil((Date.parse(d) - serverNow()) / 1000));
       // A bot's turn carries its short thinking delay as a deadline: not worth a clock.
       text = left >= 1 && (state.deadline || room?.discard_seconds) ? String(left) : "";
       box.classList.toggle("is-urgent", left <= 5);
       box.classList.toggle("is-mine", Boolean(state.deadline));
     }
   } else if (room && room.next_hand_at && room.status !== "finished") {
-    const left = Math.max(0, Math.ceil((Date.parse(room.next_hand_at) - Date.now()) / 1000));
+    const left = Math.max(0, Math.ceil((Date.parse(room.next_hand_at) - serverNow()) / 1000));
     text = fmt(S.next_hand_in, { s: left });
   }
   box.textContent = text;
