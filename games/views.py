@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.models import Room
+from games.rules import available
 from games.rules.variants.sichuan_fan import pattern_names
 from games.variants import VARIANTS
 
@@ -31,31 +32,15 @@ TRANSFER_REASONS = {
     "forfeit": {"zh-hans": "退还", "en": "Refund"},
 }
 
-# Display names of house-rule choice values (the variant describes rules, not their values).
-CHOICE_NAMES = {
-    "mode": {
-        "xuezhan": {"zh-hans": "血战到底", "en": "Bloody battle (play to the end)"},
-        "plain": {"zh-hans": "一人胡牌结束", "en": "First win ends the hand"},
-    },
-    "self_draw_bonus": {
-        "none": {"zh-hans": "无", "en": "None"},
-        "base": {"zh-hans": "自摸加底", "en": "Add the base"},
-        "fan": {"zh-hans": "自摸加番", "en": "Add one fan"},
-    },
-    "cha_da_jiao": {
-        "max": {"zh-hans": "按最大番", "en": "The best reading"},
-        "min": {"zh-hans": "按最小番", "en": "The least reading"},
-    },
-    "dealer_rule": {
-        "dice": {"zh-hans": "掷骰", "en": "Dice"},
-        "discarder": {"zh-hans": "点炮者坐庄", "en": "The discarder"},
-        "first_winner": {"zh-hans": "先胡者坐庄", "en": "The first winner"},
-    },
-    "dian_gang_hua": {
-        "zimo": {"zh-hans": "算自摸", "en": "Counts as self-draw"},
-        "discarder": {"zh-hans": "点杠者付", "en": "The kong's discarder pays"},
-    },
-}
+
+def choice_names() -> dict:
+    """Display names of house-rule choice values, from the variants' own declarations."""
+    out: dict = {}
+    for v in available():
+        for d in v.options.describe():
+            if "choice_labels" in d:
+                out.setdefault(d["id"], {}).update(d["choice_labels"])
+    return out
 
 
 def ui_strings() -> dict[str, str]:
@@ -165,7 +150,7 @@ def lobby(request):
         "games/lobby.html",
         {
             "ui_strings": ui_strings(),
-            "choice_names": CHOICE_NAMES,
+            "choice_names": choice_names(),
         },
     )
 
@@ -185,7 +170,7 @@ def room(request, pk):
         "seat": seat,
         "patterns": pattern_names(),
         "reasons": TRANSFER_REASONS,
-        "choices": CHOICE_NAMES,
+        "choices": choice_names(),
         "strings": ui_strings(),
         "lobby_url": "/lobby/",
     }

@@ -21,6 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 DAPHNE = Path(sys.executable).with_name("daphne")
 
 
+def choose(legal: list[dict]) -> dict:
+    """A scripted player's pick from the offered actions: win, else pass on claims,
+    else the first setup choice, else the first discard."""
+    for kind in ("hu", "pass", "ding_que", "exchange"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    return next(a for a in legal if a["type"] == "discard")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -31,6 +31,8 @@ class Option:
     nullable: bool = False
     # A default that depends on other options (e.g. Sichuan's dealer rule by mode).
     derive: Callable[[Mapping[str, Any]], Any] | None = None
+    # Display names of choice values: {value: (Chinese, English)}.
+    choice_labels: Mapping[Any, tuple[str, str]] | None = None
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -69,6 +71,10 @@ class Option:
         }
         if self.choices:
             d["choices"] = list(self.choices)
+        if self.choice_labels:
+            d["choice_labels"] = {
+                str(k): {"zh-hans": zh, "en": en} for k, (zh, en) in self.choice_labels.items()
+            }
         if self.min is not None:
             d["min"] = self.min
         if self.max is not None:

@@ -45,16 +45,10 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
-def choose(legal):
-    for kind in ("hu", "ding_que", "pass"):
-        for a in legal:
-            if a["type"] == kind:
-                return a
-    return next(a for a in legal if a["type"] == "discard")
-
-
 async def table_client(url, origin, cookie, latencies, counter, done):
     from websockets.asyncio.client import connect
+
+    from tests.live import choose
 
     pending = None  # (version acted on, send time)
     async with connect(

@@ -67,14 +67,20 @@ def live_server_url(tmp_path_factory):
     python = sys.executable
     subprocess.run(
         [python, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT, env=env, check=True, capture_output=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     port = _free_port()
     daphne = str(Path(python).with_name("daphne"))
     log = open(tmp / "daphne.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         _wait_for_port(port, proc)

@@ -153,16 +153,28 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     owner = owner_ctx.new_page()
     sign_up(owner, base, "owner")
     created = api(
-        owner, "POST", "/api/rooms/",
-        {"variant": "sichuan", "rules": {}, "hands": 4, "private": False, "bots": 3,
-         "discard_seconds": 30, "claim_seconds": 20},
+        owner,
+        "POST",
+        "/api/rooms/",
+        {
+            "variant": "sichuan",
+            "rules": {},
+            "hands": 4,
+            "private": False,
+            "bots": 3,
+            "discard_seconds": 30,
+            "claim_seconds": 20,
+        },
     )
     assert created["status"] == 201, created
     room_id = created["data"]["id"]
     owner.goto(f"{base}/rooms/{room_id}/")
     owner.locator("#btn-ready").click()
-    autoplay(owner, lambda: discard_count(owner) >= 8 or owner.locator("#result[open]").count(),
-             timeout=30)
+    autoplay(
+        owner,
+        lambda: discard_count(owner) >= 8 or owner.locator("#result[open]").count(),
+        timeout=30,
+    )
 
     watch_ctx = browser.new_context(viewport=PHONE)
     watcher = watch_ctx.new_page()

@@ -31,13 +31,16 @@ def sweep(minutes: float = 0) -> int:
 
 
 def play_out(room, *, max_sweeps=500):
-    """Let every seat's deadline pass until the room's current hand ends."""
+    """Let every seat's deadline pass until the room's current hand ends, and wait for
+    its settlement (on a real worker it must not still be writing when the test's
+    database is flushed)."""
     from games.models import Hand
 
     for i in range(1, max_sweeps):
         sweep(minutes=0.3 * i)  # each sweep passes one more 15-second human timer
         hand = Hand.objects.filter(room=room).order_by("-number").first()
         if hand is not None and hand.status == Hand.Status.ENDED:
+            wait_settled(hand)
             return hand
     raise AssertionError("hand did not end")
 

@@ -19,6 +19,7 @@ from django.test import Client
 from config.asgi import application
 from games import services
 from tests.games.conftest import sweep
+from tests.live import choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
@@ -58,15 +59,6 @@ async def drain(comm, seen=None):
         if seen is not None:
             seen.append(msg)
     return out
-
-
-def choose(legal):
-    """A simple client policy from the offered actions only."""
-    for kind in ("hu", "pass", "ding_que", "exchange"):
-        for a in legal:
-            if a["type"] == kind:
-                return a
-    return next(a for a in legal if a["type"] == "discard")
 
 
 def assert_private(msg, seat):
@@ -270,6 +262,8 @@ def test_spectator_sees_no_concealed_tile(make_user):
                     assert "hand" not in p or p["won"] is not None
                     assert "drawn" not in p
         assert end["d"]["result"]
+        if not any(m["t"] == "settled" for m in seen):  # let the settlement finish first
+            await receive_until(watcher, "settled")
         await watcher.send_json_to({"t": "act", "v": 1, "action": {"type": "pass"}})
         assert (await receive_until(watcher, "error"))["d"]["code"] == "spectator"
         await player.disconnect()

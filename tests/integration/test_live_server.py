@@ -22,18 +22,10 @@ from websockets.exceptions import ConnectionClosed
 
 from games import services
 from games.models import Hand, HandAction, Settlement
-from tests.live import DaphneServer, database_url, free_port, server_env
+from tests.live import DaphneServer, choose, database_url, free_port, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-
-
-def choose(legal):
-    for kind in ("hu", "ding_que", "pass"):
-        for a in legal:
-            if a["type"] == kind:
-                return a
-    return next(a for a in legal if a["type"] == "discard")
 
 
 class Player:

@@ -6,6 +6,7 @@ from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db
 
+
 @pytest.fixture
 def rated(players, make_hand):
     """One Sichuan hand won by lin (seat 0), lost by mei (seat 1)."""

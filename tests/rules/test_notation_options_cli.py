@@ -83,6 +83,10 @@ def test_house_rules_resolve_validate_and_describe():
         "nullable": False,
         "label": {"zh-hans": "查大叫", "en": "Not-ready check pays"},
         "choices": ["max", "min"],
+        "choice_labels": {
+            "max": {"zh-hans": "按最大番", "en": "The best reading"},
+            "min": {"zh-hans": "按最小番", "en": "The least reading"},
+        },
     }
     json.dumps(v.options.describe())
 
