@@ -27,6 +27,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/11")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Shared with the server: the sessions made here must verify there.
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
 
 
 def ensure_database(url: str) -> None:
@@ -131,12 +133,18 @@ def main() -> int:
     port = free_port()
     out = ROOT / "test-output"
     out.mkdir(exist_ok=True)
-    env = server_env(os.environ["DATABASE_URL"], GAME_ECHO_ENDPOINT="1")
+    # Production settings: DEBUG off (no per-query bookkeeping), as a deployment runs.
+    env = server_env(
+        os.environ["DATABASE_URL"],
+        GAME_ECHO_ENDPOINT="1",
+        DJANGO_DEBUG="0",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
     server = DaphneServer(port, env, out / "daphne-bench.log")
     server.start()
     origin = f"http://127.0.0.1:{port}"
     try:
-        table_lat, counter, done = [], [0], []
+        table_lat, counter, done, failures = [], [0], [], []
 
         async def tables():
             tasks = [
@@ -152,7 +160,10 @@ def main() -> int:
                 for k in range(4)
             ]
             t0 = time.perf_counter()
-            await asyncio.wait_for(asyncio.gather(*tasks), timeout=600)
+            results = await asyncio.wait_for(
+                asyncio.gather(*tasks, return_exceptions=True), timeout=600
+            )
+            failures.extend(r for r in results if isinstance(r, BaseException))
             return time.perf_counter() - t0
 
         table_seconds = asyncio.run(tables())
