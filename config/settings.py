@@ -261,6 +261,8 @@ LOGGING = {
 
 # Seconds a bot (or a seat left by its player) waits before it acts: long enough to follow.
 GAME_BOT_DELAY = float(os.environ.get("GAME_BOT_DELAY", "0.8"))
+# At a table without timers, the clock a disconnected player gets before the bot plays for them.
+GAME_AWAY_SECONDS = int(os.environ.get("GAME_AWAY_SECONDS", "30"))
 # Seconds between the end of a hand and the next one when not everyone readies.
 GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.

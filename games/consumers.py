@@ -11,10 +11,9 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db.models import F
 
 from games import publish, selectors, services
-from games.models import Room, Seat
+from games.models import Room
 
 MAX_FRAME = 4096  # bytes; an action is a few dozen
 
@@ -34,11 +33,10 @@ def _access(room_id, user):
     return room.pk, seat
 
 
-@database_sync_to_async
-def _presence(room_id, seat: int, delta: int) -> None:
-    Seat.objects.filter(room_id=room_id, index=seat).update(connected=F("connected") + delta)
-    if delta < 0:
-        Seat.objects.filter(room_id=room_id, index=seat, connected__lt=0).update(connected=0)
+async def _presence(room_id, seat: int, delta: int) -> None:
+    await database_sync_to_async(services.seat_presence)(
+        room_id=room_id, seat_index=seat, delta=delta
+    )
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games import publish
@@ -370,24 +371,47 @@ def _decision_key(state) -> str:
     return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
 
 
+def _delay(room: Room, seat: Seat, state) -> float | None:
+    """Seconds this seat gets for the current decision (None: no clock)."""
+    if seat.bot_controlled:
+        return settings.GAME_BOT_DELAY
+    delay = room.claim_seconds if state.phase == "claim" else room.discard_seconds
+    if delay is None and seat.connected <= 0:
+        # A table without timers still may not wait forever for someone who is gone.
+        delay = settings.GAME_AWAY_SECONDS
+    return delay
+
+
 def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
     key = _decision_key(state)
     old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
     per_seat = {}
     for seat in awaited(state):
-        if str(seat) in old:
-            per_seat[str(seat)] = old[str(seat)]
+        delay = _delay(room, seats[seat], state)
+        if delay is None:
             continue
-        if seats[seat].bot_controlled:
-            delay = settings.GAME_BOT_DELAY
-        elif state.phase == "claim":
-            delay = room.claim_seconds
-        else:
-            delay = room.discard_seconds
-        if delay is not None:
-            per_seat[str(seat)] = (now + timedelta(seconds=delay)).isoformat()
+        per_seat[str(seat)] = old.get(str(seat)) or (now + timedelta(seconds=delay)).isoformat()
     hand.deadlines = {"key": key, "seats": per_seat}
     hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
+
+
+@transaction.atomic
+def seat_presence(*, room_id, seat_index: int, delta: int) -> None:
+    """Count a seat's open sockets; a player who goes away (or comes back) at a table
+    without timers gets (or loses) a clock for the decision in hand."""
+    room = _lock_room(room_id)
+    Seat.objects.filter(room=room, index=seat_index).update(
+        connected=Greatest(F("connected") + delta, 0)
+    )
+    hand = _current_hand(room)
+    if hand is None:
+        return
+    state = HandState.from_json(hand.state)
+    before = (hand.deadlines, hand.deadline_at)
+    _set_deadlines(room, hand, state, _seats(room), timezone.now())
+    if (hand.deadlines, hand.deadline_at) != before:
+        hand.save(update_fields=["deadlines", "deadline_at"])
+        publish.hand_changed_on_commit(room.pk, hand, [(state, [])])
 
 
 def deadlines_fire_due(now: datetime | None = None) -> int:

@@ -190,3 +190,27 @@ def test_owner_adds_and_removes_bots(make_user):
     services.room_remove_bot(room_id=room.pk, user=ann, seat_index=2)
     assert Seat.objects.get(room=room, index=2).user is None
     assert legal_actions  # imported engine API stays reachable from services' callers
+
+
+def test_no_timer_table_gives_an_away_player_a_clock_and_takes_it_back(make_user, settings):
+    settings.GAME_AWAY_SECONDS = 30
+    ann = make_user("ann")
+    room = services.room_create(
+        owner=ann, variant="sichuan", bots=3, private=True, discard_seconds=None, claim_seconds=None
+    )
+    services.seat_presence(room_id=room.pk, seat_index=0, delta=+1)
+    services.room_ready(room_id=room.pk, user=ann)
+    sweep()  # the bots choose their 定缺
+    hand = Hand.objects.get(room=room)
+    assert hand.deadlines["seats"] == {}  # ann is here: no clock at this table
+    assert sweep(minutes=60) == 0
+    services.seat_presence(room_id=room.pk, seat_index=0, delta=-1)  # ann's socket closes
+    hand.refresh_from_db()
+    assert list(hand.deadlines["seats"]) == ["0"]
+    services.seat_presence(room_id=room.pk, seat_index=0, delta=+1)  # she is back in time
+    hand.refresh_from_db()
+    assert hand.deadlines["seats"] == {}
+    services.seat_presence(room_id=room.pk, seat_index=0, delta=-1)
+    assert sweep(minutes=1) >= 1  # gone past the away clock: the bot decides for her
+    assert HandAction.objects.filter(hand=hand, seat=0, source="timeout").exists()
+    assert Seat.objects.get(room=room, index=0).connected == 0
