@@ -31,6 +31,31 @@ def choose(legal: list[dict]) -> dict:
     return next(a for a in legal if a["type"] == "discard")
 
 
+def four_player_room(users, *, hands: int = 1):
+    """A private Sichuan room without timers (nothing fires while a server is down)
+    seating ``users``, and each user's session cookie for the socket."""
+    from django.test import Client
+
+    from games import services
+
+    room = services.room_create(
+        owner=users[0],
+        variant="sichuan",
+        hands=hands,
+        private=True,
+        discard_seconds=None,
+        claim_seconds=None,
+    )
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u, code=room.code)
+    cookies = []
+    for u in users:
+        client = Client()
+        client.force_login(u)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    return room, cookies
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -99,10 +99,8 @@ def main() -> int:
     import redis
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.test import Client
 
-    from games import services
-    from tests.live import DaphneServer, free_port, server_env
+    from tests.live import DaphneServer, four_player_room, free_port, server_env
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     call_command("migrate", verbosity=0)
@@ -114,21 +112,9 @@ def main() -> int:
             User.objects.create_user(username=f"bench{stamp}-{t}-{k}", password="x")
             for k in range(4)
         ]
-        room = services.room_create(
-            owner=users[0],
-            variant="sichuan",
-            hands=1,
-            private=True,
-            discard_seconds=None,
-            claim_seconds=None,
-        )
-        for u in users[1:]:
-            services.room_join(room_id=room.pk, user=u, code=room.code)
+        room, room_cookies = four_player_room(users)
         rooms.append(room)
-        for u in users:
-            c = Client()
-            c.force_login(u)
-            cookies.append(f"sessionid={c.cookies['sessionid'].value}")
+        cookies.extend(room_cookies)
 
     port = free_port()
     out = ROOT / "test-output"

@@ -16,13 +16,18 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from games import services
 from games.models import Hand, HandAction, Settlement
-from tests.live import DaphneServer, choose, database_url, free_port, server_env
+from tests.live import (
+    DaphneServer,
+    choose,
+    database_url,
+    four_player_room,
+    free_port,
+    server_env,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OUT = Path(__file__).resolve().parents[2] / "test-output"
@@ -86,21 +91,7 @@ def test_four_clients_survive_a_daphne_crash_mid_hand(django_user_model):
         django_user_model.objects.create_user(username=f"p{i}", password="green-felt-8trs")
         for i in range(4)
     ]
-    room = services.room_create(
-        owner=users[0],
-        variant="sichuan",
-        hands=1,
-        private=True,
-        discard_seconds=None,  # nothing fires while the server is down
-        claim_seconds=None,
-    )
-    for u in users[1:]:
-        services.room_join(room_id=room.pk, user=u, code=room.code)
-    cookies = []
-    for u in users:
-        c = Client()
-        c.force_login(u)
-        cookies.append(f"sessionid={c.cookies['sessionid'].value}")
+    room, cookies = four_player_room(users)
 
     OUT.mkdir(exist_ok=True)
     port = free_port()
