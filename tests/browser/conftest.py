@@ -8,14 +8,14 @@ between-hands timer is long, so a hand ends and waits for the player.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+
+from tests.live import DaphneServer, free_port, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -31,68 +31,27 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not listen on {port} within {timeout}s")
-
-
 @pytest.fixture(scope="session")
 def live_server_url(tmp_path_factory):
+    """Its own SQLite database and the in-process defaults, whatever profile the suite runs."""
     tmp = tmp_path_factory.mktemp("browser")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "REDIS_URL", "REDIS_CACHE_URL", "DJANGO_SETTINGS_MODULE")
-    }
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp / 'browser.sqlite3'}",
-        GAME_BOT_DELAY="0.05",
-        GAME_NEXT_HAND_SECONDS="600",
-        PYTHONUNBUFFERED="1",
-    )
-    python = sys.executable
+    db_url = f"sqlite:///{tmp / 'browser.sqlite3'}"
+    env = server_env(db_url, GAME_NEXT_HAND_SECONDS="600", PYTHONUNBUFFERED="1")
+    for key in ("REDIS_URL", "REDIS_CACHE_URL", "DJANGO_SETTINGS_MODULE"):
+        env.pop(key, None)
     subprocess.run(
-        [python, "manage.py", "migrate", "--noinput"],
+        [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
         env=env,
         check=True,
         capture_output=True,
     )
-    port = _free_port()
-    daphne = str(Path(python).with_name("daphne"))
-    log = open(tmp / "daphne.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    server = DaphneServer(free_port(), env, tmp / "daphne.log")
+    server.start()
     try:
-        _wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{server.port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        server.stop()
         if os.environ.get("BROWSER_TEST_LOG"):
             print((tmp / "daphne.log").read_text(errors="replace")[-5000:])
 
