@@ -51,3 +51,24 @@ def test_login_activates_the_account_language(client, player, password):
     # No language cookie was ever set: the account's language is what applies.
     assert '<html lang="en">' in content
     assert "Leaderboards" in content
+
+
+@pytest.mark.parametrize(("code", "marker"), [("en", "Leaderboards"), ("zh-hans", "排行榜")])
+def test_a_new_account_keeps_the_language_the_visitor_chose(
+    client, django_user_model, code, marker
+):
+    switch_language(client, code)
+
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "newbie",
+            "email": "newbie@example.com",
+            "password1": "green-felt-8trs",
+            "password2": "green-felt-8trs",
+        },
+    )
+
+    assert response.status_code == 302
+    assert django_user_model.objects.get(username="newbie").language == code
+    assert marker in client.get(reverse("home")).content.decode()
