@@ -431,7 +431,9 @@ def _answer_claim(s: HandState, seat: int, act: dict, events: list) -> None:
     if act["type"] == "pass" and {"type": "hu"} in claim["options"][seat]:
         passed = claim["scores"][str(seat)]
         s.pass_hu[seat] = max(passed, s.pass_hu[seat] or 0)
-    events.append({"type": "ClaimAnswered", "seat": seat, "private": {"action": act}})
+    # Only the answerer hears of it: that a seat answered at all tells the table it
+    # could claim, i.e. something about its concealed tiles.
+    events.append({"type": "ClaimAnswered", "seat": seat, "only": seat, "action": act})
     if len(claim["answers"]) == len(claim["options"]):
         _resolve_claims(s, events)
 

@@ -78,9 +78,15 @@ def view(s: HandState, seat: int | None) -> dict:
 
 
 def events_for(events: list[dict], seat: int | None) -> list[dict]:
-    """The events as ``seat`` may see them: private parts only for their owner."""
+    """The events as ``seat`` may see them: private parts only for their owner, and
+    events meant ``only`` for one seat not at all for the others (the state they come
+    with still carries its version, so nobody sees a gap)."""
     out = []
     for e in events:
+        if "only" in e:
+            if e["only"] != seat:
+                continue
+            e = {k: v for k, v in e.items() if k != "only"}
         if "private" in e:
             e = dict(e)
             private = e.pop("private")

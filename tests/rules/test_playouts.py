@@ -138,9 +138,13 @@ def test_views_and_events_hide_what_a_seat_may_not_see(rules, seed):
                 assert "private" not in e
                 if e["type"] == "TileDrawn" and e["seat"] != viewer:
                     assert "tile" not in e
-                if e["type"] in ("TilesChosen", "SuitChosen", "ClaimAnswered"):
+                if e["type"] in ("TilesChosen", "SuitChosen"):
                     if e["seat"] != viewer:
                         assert set(e) == {"type", "seat"}
+                # Who answered a claim window is nobody else's business.
+                if e["type"] == "ClaimAnswered":
+                    assert e["seat"] == viewer and "action" in e
+                assert "only" not in e
         steps += 1
     v = view(state, 1)
     assert v["seed"] == seed and all("hand" in p for p in v["players"])
