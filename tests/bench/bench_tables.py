@@ -91,7 +91,17 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=int(os.environ.get("BENCH_TABLES", 50)))
     args = parser.parse_args()
-    ensure_database(os.environ["DATABASE_URL"])
+    try:
+        ensure_database(os.environ["DATABASE_URL"])
+        import redis
+
+        redis.Redis.from_url(os.environ["REDIS_URL"]).ping()
+    except Exception as e:  # noqa: BLE001 - any connection failure means the same thing
+        print(
+            "bench_tables needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL, or run "
+            f"them locally on their default ports ({type(e).__name__}: {e})"
+        )
+        return 1
 
     import django
 
