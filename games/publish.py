@@ -75,7 +75,7 @@ def _send(messages: list[tuple[str, dict]]) -> None:
     async_to_sync(_send_all)(messages)
 
 
-def hand_changed_on_commit(room_id, hand, steps) -> None:
+def hand_changed_on_commit(room_id, hand, steps, *, private: bool = False) -> None:
     """Queue each step's per-seat states (and the result at the end) for commit."""
     messages = []
     last = len(steps) - 1
@@ -85,9 +85,10 @@ def hand_changed_on_commit(room_id, hand, steps) -> None:
             messages.append(
                 (seat_group(room_id, seat), seat_state(state, seat, deadlines, hand.number, events))
             )
-        messages.append(
-            (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
-        )
+        if not private:  # a private room has no spectators to tell
+            messages.append(
+                (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
+            )
         if state.phase == "ended":
             payload = hand_end_payload(state, hand.number)
             messages.append((room_group(room_id), envelope("hand_end", state.version, payload)))

@@ -286,7 +286,9 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.save(update_fields=["status", "next_hand_at"])
-    publish.hand_changed_on_commit(room.pk, hand, [(state, [{"type": "HandStarted"}])])
+    publish.hand_changed_on_commit(
+        room.pk, hand, [(state, [{"type": "HandStarted"}])], private=room.private
+    )
     publish.room_changed_on_commit(room.pk)
     return hand
 
@@ -298,6 +300,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
 @transaction.atomic
 def hand_act(*, room_id, user, version, action) -> int:
     """Apply a seated player's action; returns the new version."""
+    # Lock first, then read: a hand read in the locking statement could be the version
+    # from before the wait (PostgreSQL re-reads only the locked row).
     room = _lock_room(room_id)
     hand = _current_hand(room)
     if hand is None:
@@ -344,7 +348,9 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat] | None = None) -> N
     else:
         _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
-    publish.hand_changed_on_commit(room.pk, hand, [(s, e) for *_, s, e in steps])
+    publish.hand_changed_on_commit(
+        room.pk, hand, [(s, e) for *_, s, e in steps], private=room.private
+    )
     if state.phase == "ended":
         from games.tasks import settle_hand
 
@@ -411,7 +417,7 @@ def seat_presence(*, room_id, seat_index: int, delta: int) -> None:
     _set_deadlines(room, hand, state, _seats(room), timezone.now())
     if (hand.deadlines, hand.deadline_at) != before:
         hand.save(update_fields=["deadlines", "deadline_at"])
-        publish.hand_changed_on_commit(room.pk, hand, [(state, [])])
+        publish.hand_changed_on_commit(room.pk, hand, [(state, [])], private=room.private)
 
 
 def deadlines_fire_due(now: datetime | None = None) -> int:

@@ -9,6 +9,10 @@ clients each that act the moment they are offered an action.  Reported:
 actions per second and action→state latency (send ``act`` → receive the
 next ``state``), side by side with the same clients doing request/response
 round trips against a bare echo consumer on the same server, in the same run.
+
+Two table runs: clients that act the instant they may (the server's capacity:
+latency there is queueing), and clients that think about a second first, as
+fast players do (the latency players feel at that many tables).
 """
 
 from __future__ import annotations
@@ -47,10 +51,16 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
-async def table_client(url, origin, cookie, latencies, counter, done):
+async def table_client(url, origin, cookie, latencies, counter, done, think=0.0, seed=0):
+    """Acts on every offered action; ``think`` > 0 waits 0.5–1.5× that long first, like
+    a (fast) person, so the offered load is what real tables send."""
+    import random
+
     from websockets.asyncio.client import connect
 
     from tests.live import choose
+
+    rng = random.Random(seed)
 
     pending = None  # (version acted on, send time)
     async with connect(
@@ -66,6 +76,8 @@ async def table_client(url, origin, cookie, latencies, counter, done):
                     pending = None
                 legal = msg["d"]["legal"]
                 if legal and pending is None:
+                    if think:
+                        await asyncio.sleep(think * (0.5 + rng.random()))
                     pending = (msg["v"], time.perf_counter())
                     counter[0] += 1
                     await ws.send(json.dumps({"t": "act", "v": msg["v"], "action": choose(legal)}))
@@ -90,6 +102,9 @@ async def echo_client(url, origin, n, latencies):
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=int(os.environ.get("BENCH_TABLES", 50)))
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a paced client thinks"
+    )
     args = parser.parse_args()
     try:
         ensure_database(os.environ["DATABASE_URL"])
@@ -117,9 +132,9 @@ def main() -> int:
     User = get_user_model()
     stamp = int(time.time())
     rooms, cookies = [], []
-    for t in range(args.tables):
+    for t in range(2 * args.tables):  # one set of tables per phase
         users = [
-            User.objects.create_user(username=f"bench{stamp}-{t}-{k}", password="x")
+            User.objects.create_user(username=f"bench{stamp}-{t}-{k}")  # no password to hash
             for k in range(4)
         ]
         room, room_cookies = four_player_room(users)
@@ -140,19 +155,21 @@ def main() -> int:
     server.start()
     origin = f"http://127.0.0.1:{port}"
     try:
-        table_lat, counter, done, failures = [], [0], [], []
+        failures = []
 
-        async def tables():
+        async def tables(first, think, latencies, counter, done):
             tasks = [
                 table_client(
                     f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/",
                     origin,
                     cookies[4 * i + k],
-                    table_lat,
+                    latencies,
                     counter,
                     done,
+                    think,
+                    seed=4 * i + k,
                 )
-                for i, room in enumerate(rooms)
+                for i, room in enumerate(rooms[first : first + args.tables], start=first)
                 for k in range(4)
             ]
             t0 = time.perf_counter()
@@ -162,7 +179,12 @@ def main() -> int:
             failures.extend(r for r in results if isinstance(r, BaseException))
             return time.perf_counter() - t0
 
-        table_seconds = asyncio.run(tables())
+        table_lat, counter, done = [], [0], []
+        table_seconds = asyncio.run(tables(0, 0.0, table_lat, counter, done))
+        paced_lat, paced_counter, paced_done = [], [0], []
+        paced_seconds = asyncio.run(
+            tables(args.tables, args.think, paced_lat, paced_counter, paced_done)
+        )
         per_client = max(1, counter[0] // (4 * args.tables))
         echo_lat = []
 
@@ -180,22 +202,23 @@ def main() -> int:
     finally:
         server.stop()
 
+    def row(label, n, seconds, latencies):
+        print(
+            f"{label:24}{n:>9}{seconds:>9.2f}{n / seconds:>8.0f}"
+            f"{pct(latencies, 0.5):>9.1f}{pct(latencies, 0.99):>9.1f}"
+        )
+
+    db = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
+    print(f"{args.tables} tables x 4 clients, one hand each; Daphne x1, {db} + Redis layer")
+    print(f"{'':24}{'actions':>9}{'seconds':>9}{'per s':>8}{'p50 ms':>9}{'p99 ms':>9}")
+    row("tables, instant clients", counter[0], table_seconds, table_lat)
+    row(f"tables, {args.think:g} s think", paced_counter[0], paced_seconds, paced_lat)
+    row("echo (floor)", len(echo_lat), echo_seconds, echo_lat)
+    finished = (len(done) + len(paced_done)) // 4
     print(
-        f"tables: {args.tables} (x4 clients), one hand each, Daphne x1, "
-        f"{'PostgreSQL' if env['DATABASE_URL'].startswith('postgres') else 'SQLite'} + Redis layer"
-    )
-    print(f"{'':14}{'messages':>10}{'seconds':>9}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}")
-    print(
-        f"{'tables':14}{counter[0]:>10}{table_seconds:>9.2f}{counter[0] / table_seconds:>9.0f}"
-        f"{pct(table_lat, 0.5):>9.1f}{pct(table_lat, 0.99):>9.1f}"
-    )
-    print(
-        f"{'echo (floor)':14}{len(echo_lat):>10}{echo_seconds:>9.2f}"
-        f"{len(echo_lat) / echo_seconds:>9.0f}{pct(echo_lat, 0.5):>9.1f}{pct(echo_lat, 0.99):>9.1f}"
-    )
-    print(
-        f"hands finished: {len(done) // 4}/{args.tables}; "
-        f"p99 ratio tables/echo: {pct(table_lat, 0.99) / pct(echo_lat, 0.99):.1f}x"
+        f"hands finished: {finished}/{2 * args.tables}; p99 vs echo: instant "
+        f"{pct(table_lat, 0.99) / pct(echo_lat, 0.99):.1f}x, "
+        f"paced {pct(paced_lat, 0.99) / pct(echo_lat, 0.99):.1f}x"
     )
     return 0
 
