@@ -209,3 +209,73 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     watcher.screenshot(path=str(screenshots_dir / "spectator-390x844.png"))
     watch_ctx.close()
     owner_ctx.close()
+
+
+def test_huan_san_zhang_by_clicking_three_tiles(browser, live_server_url):
+    base = live_server_url
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, base, "swapper")
+    created = api(
+        page,
+        "POST",
+        "/api/rooms/",
+        {
+            "variant": "sichuan",
+            "rules": {"huan_san_zhang": True},
+            "hands": 1,
+            "private": True,
+            "bots": 3,
+            "discard_seconds": None,
+            "claim_seconds": None,
+        },
+    )
+    assert created["status"] == 201, created
+    page.goto(f"{base}/rooms/{created['data']['id']}/")
+    page.locator("#btn-ready").click()
+    confirm = page.locator('#actions button[data-type="exchange"]')
+    expect(confirm).to_be_disabled()  # nothing picked yet
+    state = page.evaluate("() => window.__table.state")
+    before = state["players"][state["seat"]]["hand"]
+    pick = next(a for a in state["legal"] if a["type"] == "exchange")["tiles"]  # e.g. "139m"
+    picked = [f"{d}{pick[-1]}" for d in pick[:-1]]
+    used: set[str] = set()
+    for tile in picked:  # click each picked tile once, copies included
+        tiles = page.locator(f'#my-hand .tile[data-tile="{tile}"]')
+        candidates = [
+            i for i in range(tiles.count()) if tiles.nth(i).get_attribute("data-index") not in used
+        ]
+        index = candidates[0]
+        used.add(tiles.nth(index).get_attribute("data-index"))
+        tiles.nth(index).click()
+    expect(page.locator("#my-hand .tile.selected")).to_have_count(3)
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    # Once the bots have picked too, the exchange happens and 定缺 comes next.
+    expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
+    after = page.evaluate("() => window.__table.state")
+    assert after["exchange_direction"] in {"clockwise", "counter_clockwise", "across"}
+    mine = after["players"][after["seat"]]["hand"]
+    assert len(mine) == len(before)  # three out, three in
+
+    def tiles_of(text):
+        out, digits = [], []
+        for ch in text:
+            if ch.isdigit():
+                digits.append(ch)
+            else:
+                out += [f"{d}{ch}" for d in digits]
+                digits = []
+        return out
+
+    remaining = tiles_of(before)
+    for tile in picked:
+        remaining.remove(tile)
+    got = tiles_of(mine)
+    for tile in remaining:  # everything not given away is still there
+        got.remove(tile)
+    assert len(got) == 3 and len({t[-1] for t in got}) == 1  # three of one suit came in
+    assert not errors, errors
+    context.close()
