@@ -188,6 +188,10 @@ def room_leave(*, room_id, user) -> Room:
         seat.user = None
         seat.ready = False
         seat.save(update_fields=["user", "ready"])
+        if not any(s.user_id and not s.user.is_bot for s in _seats(room)):
+            # Nobody but bots is left: close the room rather than list it forever.
+            room.status = Room.Status.FINISHED
+            room.save(update_fields=["status"])
     else:
         # Between hands of a started game: the seat is played by a bot from now on.
         seat.left = True

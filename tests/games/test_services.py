@@ -214,3 +214,16 @@ def test_no_timer_table_gives_an_away_player_a_clock_and_takes_it_back(make_user
     assert sweep(minutes=1) >= 1  # gone past the away clock: the bot decides for her
     assert HandAction.objects.filter(hand=hand, seat=0, source="timeout").exists()
     assert Seat.objects.get(room=room, index=0).connected == 0
+
+
+def test_a_room_left_to_bots_before_it_starts_is_closed(make_user):
+    from games.selectors import open_rooms
+
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan", bots=2)
+    services.room_join(room_id=room.pk, user=bob)
+    services.room_leave(room_id=room.pk, user=ann)
+    assert Room.objects.get(pk=room.pk).status == "open"  # bob is still there
+    services.room_leave(room_id=room.pk, user=bob)
+    assert Room.objects.get(pk=room.pk).status == "finished"
+    assert room.pk not in [r.pk for r in open_rooms()]
