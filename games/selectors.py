@@ -7,9 +7,19 @@ from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, get_variant
 
 
+def _bot_names(user) -> dict | None:
+    from games.services import BOT_DISPLAY, BOT_DISPLAY_EN, BOT_NAMES
+
+    if user is None or not user.is_bot or user.username not in BOT_NAMES:
+        return None
+    n = BOT_NAMES.index(user.username)
+    return {"zh-hans": BOT_DISPLAY[n], "en": BOT_DISPLAY_EN[n]}
+
+
 def _seat_payload(seat: Seat) -> dict:
     user = seat.user
     return {
+        "bot_names": _bot_names(user),
         "index": seat.index,
         "user_id": user.pk if user else None,
         "name": user.shown_name if user else None,

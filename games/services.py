@@ -40,6 +40,7 @@ User = get_user_model()
 
 BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
 BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
+BOT_DISPLAY_EN = ("Bot East", "Bot South", "Bot West", "Bot North")
 MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 

@@ -39,10 +39,13 @@ function base() {
 function posOf(seat) {
   return POS[(seat - base() + 4) % 4];
 }
+function displayName(s) {
+  return s.bot_names ? named(s.bot_names) : s.name; // bots are named in both languages
+}
 function seatName(k) {
   const s = room && room.seats[k];
   if (!s || !s.user_id) return S.empty_seat;
-  return s.name;
+  return displayName(s);
 }
 function windOf(k) {
   if (!state) return "";
@@ -187,7 +190,7 @@ function renderPrestart() {
     const li = el("li", `prestart-seat${s.ready ? " is-ready" : ""}`);
     li.dataset.seat = s.index;
     li.append(el("span", "prestart-wind", [...S.winds][s.index]));
-    li.append(el("span", "prestart-name", s.user_id ? s.name : S.empty_seat));
+    li.append(el("span", "prestart-name", s.user_id ? displayName(s) : S.empty_seat));
     if (s.is_bot) li.append(el("span", "tag", S.bot));
     if (s.user_id === boot.user_id) li.append(el("span", "tag tag-you", S.you));
     if (s.user_id && !s.is_bot) {
@@ -727,7 +730,9 @@ function renderResult() {
     fin.append(el("h3", "", S.final));
     const order = [...room.seats].sort((a, b) => b.score - a.score);
     const ol = el("ol", "standings");
-    for (const s of order) ol.append(el("li", "", `${s.name || S.empty_seat} · ${s.score}`));
+    for (const s of order) {
+      ol.append(el("li", "", `${s.user_id ? displayName(s) : S.empty_seat} · ${s.score}`));
+    }
     fin.append(ol, el("p", "muted", S.game_over));
     dlg.append(fin);
   }

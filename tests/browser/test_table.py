@@ -258,7 +258,6 @@ def test_huan_san_zhang_by_clicking_three_tiles(browser, live_server_url):
     after = page.evaluate("() => window.__table.state")
     assert after["exchange_direction"] in {"clockwise", "counter_clockwise", "across"}
     mine = after["players"][after["seat"]]["hand"]
-    assert len(mine) == len(before)  # three out, three in
 
     def tiles_of(text):
         out, digits = [], []
@@ -270,6 +269,7 @@ def test_huan_san_zhang_by_clicking_three_tiles(browser, live_server_url):
                 digits = []
         return out
 
+    assert len(tiles_of(mine)) == len(tiles_of(before))  # three out, three in
     remaining = tiles_of(before)
     for tile in picked:
         remaining.remove(tile)
