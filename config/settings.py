@@ -264,6 +264,9 @@ LOGGING = {
 GAME_BOT_DELAY = float(os.environ.get("GAME_BOT_DELAY", "0.8"))
 # At a table without timers, the clock a disconnected player gets before the bot plays for them.
 GAME_AWAY_SECONDS = int(os.environ.get("GAME_AWAY_SECONDS", "30"))
+# A socket's presence lapses this many seconds after its server's last heartbeat (a third
+# of it apart), so a crashed server's players count as away within this time.
+GAME_PRESENCE_TTL = int(os.environ.get("GAME_PRESENCE_TTL", "30"))
 # Seconds between the end of a hand and the next one when not everyone readies.
 GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.

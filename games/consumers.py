@@ -33,9 +33,15 @@ def _access(room_id, user):
     return room.pk, seat
 
 
-async def _presence(room_id, seat: int, delta: int) -> None:
+async def _presence(room_id, seat: int, channel: str, present: bool) -> None:
+    from games import sweeper
+
+    if present:
+        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
+    else:
+        sweeper.LIVE_CHANNELS.discard(channel)
     await database_sync_to_async(services.seat_presence)(
-        room_id=room_id, seat_index=seat, delta=delta
+        room_id=room_id, seat_index=seat, channel=channel, present=present
     )
 
 
@@ -68,7 +74,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(g, self.channel_name)
         self.groups_joined = groups
         if seat is not None:
-            await _presence(room_id, seat, +1)
+            await _presence(room_id, seat, self.channel_name, True)
         await self._send_snapshot()
         ensure_sweeper()
 
@@ -76,7 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         for g in self.groups_joined:
             await self.channel_layer.group_discard(g, self.channel_name)
         if self.room_id is not None and self.seat is not None:
-            await _presence(self.room_id, self.seat, -1)
+            await _presence(self.room_id, self.seat, self.channel_name, False)
 
     async def receive(self, text_data=None, bytes_data=None):
         if bytes_data is not None:

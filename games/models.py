@@ -69,7 +69,6 @@ class Seat(models.Model):
     ready = models.BooleanField(default=False)
     # A human who left a hand in progress: a bot plays the seat from then on.
     left = models.BooleanField(default=False)
-    connected = models.PositiveSmallIntegerField(default=0)  # open sockets
     score = models.BigIntegerField(default=0)  # running total in this room
 
     class Meta:
@@ -146,3 +145,15 @@ class Settlement(models.Model):
     deltas = models.JSONField()  # per seat
     details = models.JSONField(default=dict)  # 查花猪/查大叫 results, refunds
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Presence(models.Model):
+    """One open table socket of a seated player, kept fresh by its server's heartbeat.
+
+    A server that dies stops beating and its rows expire, so a crash cannot leave a
+    player counted as present (which would keep the away clock from ever starting)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="presences")
+    seat = models.PositiveSmallIntegerField()
+    channel = models.CharField(max_length=255, unique=True)
+    seen_at = models.DateTimeField(db_index=True)

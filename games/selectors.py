@@ -16,7 +16,7 @@ def _bot_names(user) -> dict | None:
     return {"zh-hans": BOT_DISPLAY[n], "en": BOT_DISPLAY_EN[n]}
 
 
-def _seat_payload(seat: Seat) -> dict:
+def _seat_payload(seat: Seat, present: set[int]) -> dict:
     user = seat.user
     return {
         "bot_names": _bot_names(user),
@@ -26,7 +26,7 @@ def _seat_payload(seat: Seat) -> dict:
         "is_bot": bool(user and user.is_bot),
         "ready": seat.ready,
         "left": seat.left,
-        "connected": seat.connected > 0 or bool(user and user.is_bot),
+        "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
     }
 
@@ -39,6 +39,9 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
             return None
     seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
     v = get_variant(room.variant)
+    from games.services import present_seats
+
+    present = present_seats(room.pk)
     out = {
         "id": room.pk,
         "variant": room.variant,
@@ -53,7 +56,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "status": room.status,
         "owner_id": room.owner_id,
         "owner": room.owner.shown_name,
-        "seats": [_seat_payload(s) for s in seats],
+        "seats": [_seat_payload(s, present) for s in seats],
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         "ws": room.ws_path,

@@ -19,11 +19,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games import publish
-from games.models import Hand, HandAction, Room, Seat, Settlement
+from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
     HandState,
     OptionsError,
@@ -382,23 +381,34 @@ def _decision_key(state) -> str:
     return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
 
 
-def _delay(room: Room, seat: Seat, state) -> float | None:
+def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
     """Seconds this seat gets for the current decision (None: no clock)."""
     if seat.bot_controlled:
         return settings.GAME_BOT_DELAY
     delay = room.claim_seconds if state.phase == "claim" else room.discard_seconds
-    if delay is None and seat.connected <= 0:
+    if delay is None and seat.index not in present:
         # A table without timers still may not wait forever for someone who is gone.
         delay = settings.GAME_AWAY_SECONDS
     return delay
 
 
+def present_seats(room_id, now: datetime | None = None) -> set[int]:
+    """Seats with an open socket whose server has beaten recently."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    return set(
+        Presence.objects.filter(room_id=room_id, seen_at__gte=since).values_list("seat", flat=True)
+    )
+
+
 def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
     key = _decision_key(state)
     old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
+    # Presence only matters at a table without timers: spare everyone else the query.
+    untimed = room.discard_seconds is None or room.claim_seconds is None
+    present = present_seats(room.pk, now) if untimed else set()
     per_seat = {}
     for seat in awaited(state):
-        delay = _delay(room, seats[seat], state)
+        delay = _delay(room, seats[seat], state, present)
         if delay is None:
             continue
         per_seat[str(seat)] = old.get(str(seat)) or (now + timedelta(seconds=delay)).isoformat()
@@ -406,14 +416,8 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
     hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
 
 
-@transaction.atomic
-def seat_presence(*, room_id, seat_index: int, delta: int) -> None:
-    """Count a seat's open sockets; a player who goes away (or comes back) at a table
-    without timers gets (or loses) a clock for the decision in hand."""
-    room = _lock_room(room_id)
-    Seat.objects.filter(room=room, index=seat_index).update(
-        connected=Greatest(F("connected") + delta, 0)
-    )
+def _refresh_deadlines(room: Room) -> None:
+    """Recompute the current decision's clocks after a presence change (room locked)."""
     hand = _current_hand(room)
     if hand is None:
         return
@@ -423,6 +427,41 @@ def seat_presence(*, room_id, seat_index: int, delta: int) -> None:
     if (hand.deadlines, hand.deadline_at) != before:
         hand.save(update_fields=["deadlines", "deadline_at"])
         publish.hand_changed_on_commit(room.pk, hand, [(state, [])], private=room.private)
+
+
+@transaction.atomic
+def seat_presence(*, room_id, seat_index: int, channel: str, present: bool) -> None:
+    """A seated player's socket opened or closed: a player who goes away (or comes back)
+    at a table without timers gets (or loses) a clock for the decision in hand."""
+    room = _lock_room(room_id)
+    if present:
+        Presence.objects.update_or_create(
+            channel=channel,
+            defaults={"room": room, "seat": seat_index, "seen_at": timezone.now()},
+        )
+    else:
+        Presence.objects.filter(channel=channel).delete()
+    _refresh_deadlines(room)
+    publish.room_changed_on_commit(room.pk)
+
+
+def presence_heartbeat(channels) -> int:
+    """A server vouches for its open sockets."""
+    return Presence.objects.filter(channel__in=list(channels)).update(seen_at=timezone.now())
+
+
+def presence_expire(now: datetime | None = None) -> int:
+    """Drop sockets whose server stopped beating (it died) and restart affected clocks."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    stale = Presence.objects.filter(seen_at__lt=since)
+    rooms = set(stale.values_list("room_id", flat=True))
+    removed, _ = stale.delete()
+    for room_id in rooms:
+        with transaction.atomic():
+            room = _lock_room(room_id)
+            _refresh_deadlines(room)
+            publish.room_changed_on_commit(room.pk)
+    return removed
 
 
 def deadlines_fire_due(now: datetime | None = None) -> int:

@@ -1,4 +1,5 @@
-"""The deadline sweeper: fires due decisions (timers, bots) and between-hand starts.
+"""The deadline sweeper: fires due decisions (timers, bots) and between-hand starts,
+and keeps this process's sockets' presence fresh (expiring that of dead servers).
 
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
@@ -16,11 +17,23 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
+# The channel names of this process's open seated sockets: presence it vouches for.
+# (Process-local by nature: these sockets live here; the database holds the rows.)
+LIVE_CHANNELS: set[str] = set()
+_last_beat = 0.0
 
 
 def sweep_once() -> int:
-    from games.services import deadlines_fire_due
+    import time
 
+    from games.services import deadlines_fire_due, presence_expire, presence_heartbeat
+
+    global _last_beat
+    now = time.monotonic()
+    if now - _last_beat >= settings.GAME_PRESENCE_TTL / 3:
+        _last_beat = now
+        presence_heartbeat(LIVE_CHANNELS)
+        presence_expire()
     return deadlines_fire_due()
 
 

@@ -192,28 +192,52 @@ def test_owner_adds_and_removes_bots(make_user):
     assert legal_actions  # imported engine API stays reachable from services' callers
 
 
-def test_no_timer_table_gives_an_away_player_a_clock_and_takes_it_back(make_user, settings):
-    settings.GAME_AWAY_SECONDS = 30
+def _untimed_room_at_anns_decision(make_user):
     ann = make_user("ann")
     room = services.room_create(
         owner=ann, variant="sichuan", bots=3, private=True, discard_seconds=None, claim_seconds=None
     )
-    services.seat_presence(room_id=room.pk, seat_index=0, delta=+1)
+    services.seat_presence(room_id=room.pk, seat_index=0, channel="sock-1", present=True)
     services.room_ready(room_id=room.pk, user=ann)
     sweep()  # the bots choose their 定缺
     hand = Hand.objects.get(room=room)
     assert hand.deadlines["seats"] == {}  # ann is here: no clock at this table
     assert sweep(minutes=60) == 0
-    services.seat_presence(room_id=room.pk, seat_index=0, delta=-1)  # ann's socket closes
+    return room, hand
+
+
+def test_no_timer_table_gives_an_away_player_a_clock_and_takes_it_back(make_user, settings):
+    settings.GAME_AWAY_SECONDS = 30
+    room, hand = _untimed_room_at_anns_decision(make_user)
+    services.seat_presence(room_id=room.pk, seat_index=0, channel="sock-1", present=False)
     hand.refresh_from_db()
-    assert list(hand.deadlines["seats"]) == ["0"]
-    services.seat_presence(room_id=room.pk, seat_index=0, delta=+1)  # she is back in time
+    assert list(hand.deadlines["seats"]) == ["0"]  # her socket closed: the away clock runs
+    services.seat_presence(room_id=room.pk, seat_index=0, channel="sock-2", present=True)
     hand.refresh_from_db()
-    assert hand.deadlines["seats"] == {}
-    services.seat_presence(room_id=room.pk, seat_index=0, delta=-1)
+    assert hand.deadlines["seats"] == {}  # back in time: no clock again
+    services.seat_presence(room_id=room.pk, seat_index=0, channel="sock-2", present=False)
     assert sweep(minutes=1) >= 1  # gone past the away clock: the bot decides for her
     assert HandAction.objects.filter(hand=hand, seat=0, source="timeout").exists()
-    assert Seat.objects.get(room=room, index=0).connected == 0
+
+
+def test_a_crashed_servers_sockets_expire_and_start_the_away_clock(make_user, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Presence
+
+    settings.GAME_PRESENCE_TTL = 30
+    room, hand = _untimed_room_at_anns_decision(make_user)
+    # Her server died without closing the socket: nobody beats for it any more.
+    assert services.presence_heartbeat(["sock-1"]) == 1
+    assert services.presence_expire(timezone.now()) == 0  # still fresh
+    later = timezone.now() + timedelta(seconds=31)
+    assert services.presence_expire(later) == 1
+    assert not Presence.objects.filter(channel="sock-1").exists()
+    hand.refresh_from_db()
+    assert list(hand.deadlines["seats"]) == ["0"]
+    assert services.present_seats(room.pk) == set()
 
 
 def test_a_room_left_to_bots_before_it_starts_is_closed(make_user):
