@@ -31,6 +31,13 @@ def cookie_for(user) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
+def ann_at_a_table(make_user, **room_options):
+    """A room with three bots and its owner ann, and ann's session cookie."""
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, **room_options)
+    return room, cookie_for(ann)
+
+
 def connect(room, cookie: bytes | None = None):
     """A communicator; compute ``cookie`` with cookie_for() outside the event loop."""
     headers = [ORIGIN]
@@ -104,9 +111,7 @@ async def play_hand(comm, seat, seen):
 
 
 def test_anonymous_and_foreign_origin_are_refused(make_user):
-    ann = make_user("ann")
-    room = services.room_create(owner=ann, variant="sichuan", bots=3)
-    ann_cookie = cookie_for(ann)
+    room, ann_cookie = ann_at_a_table(make_user)
 
     async def run():
         comm = connect(room)
@@ -143,9 +148,7 @@ def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
 
 
 def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
-    ann = make_user("ann")
-    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
-    ann_cookie = cookie_for(ann)
+    room, ann_cookie = ann_at_a_table(make_user, hands=1)
 
     async def run():
         comm = connect(room, ann_cookie)
@@ -175,9 +178,7 @@ def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
 
 
 def test_stale_illegal_malformed_and_oversize_frames_get_errors(make_user):
-    ann = make_user("ann")
-    room = services.room_create(owner=ann, variant="sichuan", bots=3)
-    ann_cookie = cookie_for(ann)
+    room, ann_cookie = ann_at_a_table(make_user)
 
     async def run():
         comm = connect(room, ann_cookie)
@@ -211,9 +212,7 @@ def test_stale_illegal_malformed_and_oversize_frames_get_errors(make_user):
 
 
 def test_reconnect_mid_hand_gets_the_same_state(make_user):
-    ann = make_user("ann")
-    room = services.room_create(owner=ann, variant="sichuan", bots=3)
-    ann_cookie = cookie_for(ann)
+    room, ann_cookie = ann_at_a_table(make_user)
 
     async def run():
         comm = connect(room, ann_cookie)
