@@ -11,6 +11,7 @@ Celery tasks and the deadline sweeper all call these functions.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,6 +37,7 @@ from games.rules import (
 from games.rules.bots import choose_action
 
 User = get_user_model()
+log = logging.getLogger(__name__)
 
 BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
 BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
@@ -472,10 +474,18 @@ def deadlines_fire_due(now: datetime | None = None) -> int:
     taken = 0
     due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
     for room_id, hand_id in due.values_list("room_id", "pk"):
-        taken += hand_fire_deadline(room_id, hand_id, now)
+        # One table's failure must not starve the others (its transaction rolled back;
+        # the next sweep tries it again).
+        try:
+            taken += hand_fire_deadline(room_id, hand_id, now)
+        except Exception:
+            log.exception("firing the deadline of hand %s failed", hand_id)
     rooms = Room.objects.filter(status=Room.Status.PLAYING, next_hand_at__lte=now)
     for room_id in rooms.values_list("pk", flat=True):
-        room_next_hand(room_id, now)
+        try:
+            room_next_hand(room_id, now)
+        except Exception:
+            log.exception("starting the next hand of room %s failed", room_id)
     return taken
 
 

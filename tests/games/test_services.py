@@ -251,3 +251,17 @@ def test_a_room_left_to_bots_before_it_starts_is_closed(make_user):
     services.room_leave(room_id=room.pk, user=bob)
     assert Room.objects.get(pk=room.pk).status == "finished"
     assert room.pk not in [r.pk for r in open_rooms()]
+
+
+def test_one_broken_table_does_not_stop_the_sweep_for_the_others(make_user, caplog):
+    ann, bob = make_user("ann"), make_user("bob")
+    broken = services.room_create(owner=ann, variant="sichuan", bots=3)
+    services.room_ready(room_id=broken.pk, user=ann)
+    healthy = services.room_create(owner=bob, variant="sichuan", bots=3)
+    services.room_ready(room_id=healthy.pk, user=bob)
+    # A snapshot that no longer loads (say, written by a buggy release).
+    Hand.objects.filter(room=broken).update(state={"variant": "sichuan"})
+    assert sweep() == 3  # the healthy table's bots still chose their 定缺
+    assert HandAction.objects.filter(hand__room=healthy).count() == 3
+    assert HandAction.objects.filter(hand__room=broken).count() == 0
+    assert "firing the deadline of hand" in caplog.text
