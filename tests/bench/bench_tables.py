@@ -2,7 +2,8 @@
 
     python tests/bench/bench_tables.py [--tables 50]
 
-Runs Daphne (one process) with the Redis channel layer and PostgreSQL
+Runs Daphne (one process per core, players of a table spread over them as a
+load balancer would) with the Redis channel layer and PostgreSQL
 (DATABASE_URL / REDIS_URL, or local defaults: database ``mahjong_bench``,
 Redis db 11), creates the rooms, and plays one hand per table with four
 clients each that act the moment they are offered an action.  Reported:
@@ -105,6 +106,12 @@ def main() -> int:
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean seconds a paced client thinks"
     )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="Daphne processes (default: one per core, as deployed)",
+    )
     args = parser.parse_args()
     try:
         ensure_database(os.environ["DATABASE_URL"])
@@ -141,7 +148,6 @@ def main() -> int:
         rooms.append(room)
         cookies.extend(room_cookies)
 
-    port = free_port()
     out = ROOT / "test-output"
     out.mkdir(exist_ok=True)
     # Production settings: DEBUG off (no per-query bookkeeping), as a deployment runs.
@@ -151,17 +157,21 @@ def main() -> int:
         DJANGO_DEBUG="0",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
-    server = DaphneServer(port, env, out / "daphne-bench.log")
-    server.start()
-    origin = f"http://127.0.0.1:{port}"
+    servers = [
+        DaphneServer(free_port(), env, out / f"daphne-bench-{k}.log") for k in range(args.servers)
+    ]
+    for server in servers:
+        server.start()
+    ports = [server.port for server in servers]
     try:
         failures = []
 
         async def tables(first, think, latencies, counter, done):
             tasks = [
                 table_client(
-                    f"ws://127.0.0.1:{port}/ws/rooms/{room.pk}/",
-                    origin,
+                    # A table's four players spread over the processes, as behind a balancer.
+                    f"ws://127.0.0.1:{ports[k % len(ports)]}/ws/rooms/{room.pk}/",
+                    f"http://127.0.0.1:{ports[k % len(ports)]}",
                     cookies[4 * i + k],
                     latencies,
                     counter,
@@ -192,15 +202,21 @@ def main() -> int:
             t0 = time.perf_counter()
             await asyncio.gather(
                 *(
-                    echo_client(f"ws://127.0.0.1:{port}/ws/echo/", origin, per_client, echo_lat)
-                    for _ in range(4 * args.tables)
+                    echo_client(
+                        f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/echo/",
+                        f"http://127.0.0.1:{ports[i % len(ports)]}",
+                        per_client,
+                        echo_lat,
+                    )
+                    for i in range(4 * args.tables)
                 )
             )
             return time.perf_counter() - t0
 
         echo_seconds = asyncio.run(echoes())
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
 
     def row(label, n, seconds, latencies):
         print(
@@ -209,12 +225,18 @@ def main() -> int:
         )
 
     db = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
-    print(f"{args.tables} tables x 4 clients, one hand each; Daphne x1, {db} + Redis layer")
+    print(
+        f"{args.tables} tables x 4 clients, one hand each; Daphne x{args.servers}, "
+        f"{db} + Redis layer"
+    )
     print(f"{'':24}{'actions':>9}{'seconds':>9}{'per s':>8}{'p50 ms':>9}{'p99 ms':>9}")
     row("tables, instant clients", counter[0], table_seconds, table_lat)
     row(f"tables, {args.think:g} s think", paced_counter[0], paced_seconds, paced_lat)
     row("echo (floor)", len(echo_lat), echo_seconds, echo_lat)
     finished = (len(done) + len(paced_done)) // 4
+    if failures:
+        kinds = sorted({type(f).__name__ for f in failures})
+        print(f"client connections that failed: {len(failures)} ({', '.join(kinds)})")
     print(
         f"hands finished: {finished}/{2 * args.tables}; p99 vs echo: instant "
         f"{pct(table_lat, 0.99) / pct(echo_lat, 0.99):.1f}x, "
