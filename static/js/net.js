@@ -38,12 +38,17 @@ export async function api(method, url, body) {
   return data;
 }
 
+// While a hand is on, this long without a message means a notification may have been lost
+// (a server can die between saving an action and announcing it): ask for a snapshot.
+const QUIET_SYNC_MS = 10000;
+
 /**
  * A socket that reconnects with exponential backoff (0.5 s doubling to 10 s). The server sends
  * a full snapshot on every connect, which is the resync. Close codes 4401/4403/4404 are final.
+ * `expectsMessages()` says whether silence is suspicious now (a hand is being played).
  */
 export class TableSocket {
-  constructor(path, { onMessage, onStatus }) {
+  constructor(path, { onMessage, onStatus, expectsMessages = () => false }) {
     this.path = path;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
@@ -51,6 +56,13 @@ export class TableSocket {
     this.delay = 500;
     this.timer = null;
     this.stopped = false;
+    this.lastMessageAt = Date.now();
+    setInterval(() => {
+      if (this.open && expectsMessages() && Date.now() - this.lastMessageAt > QUIET_SYNC_MS) {
+        this.lastMessageAt = Date.now();
+        this.send({ t: "sync" });
+      }
+    }, 2500);
   }
 
   url() {
@@ -69,6 +81,7 @@ export class TableSocket {
       this.onStatus("connected");
     };
     ws.onmessage = (ev) => {
+      this.lastMessageAt = Date.now();
       let msg;
       try {
         msg = JSON.parse(ev.data);

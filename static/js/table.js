@@ -73,6 +73,7 @@ function setConn(status) {
 // ---- socket ----------------------------------------------------------------------------
 
 const socket = new TableSocket(boot.ws, {
+  expectsMessages: () => Boolean(state && state.phase !== "ended"),
   onStatus: (status, code) => {
     setConn(status);
     if (code === 4403 || code === 4404) toast(S.offline);
