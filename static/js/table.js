@@ -73,7 +73,9 @@ function setConn(status) {
 // ---- socket ----------------------------------------------------------------------------
 
 const socket = new TableSocket(boot.ws, {
-  expectsMessages: () => Boolean(state && state.phase !== "ended"),
+  // During a hand, and after it until its settlement has arrived.
+  expectsMessages: () =>
+    Boolean(state && (state.phase !== "ended" || !settled || settled.hand !== state.hand)),
   onStatus: (status, code) => {
     setConn(status);
     if (code === 4403 || code === 4404) toast(S.offline);
