@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
 from games import publish
-from games.models import Hand, Room, Seat, Settlement
+from games.models import Hand, Presence, Room, Seat, Settlement
 from games.rules import HandState, get_variant
 
 
@@ -39,8 +44,6 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
             return None
     seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
     v = get_variant(room.variant)
-    from games.services import present_seats
-
     present = present_seats(room.pk)
     out = {
         "id": room.pk,
@@ -65,6 +68,14 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         out["code"] = room.code
         out["my_seat"] = next(s.index for s in seats if s.user_id == for_user.pk)
     return out
+
+
+def present_seats(room_id, now: datetime | None = None) -> set[int]:
+    """Seats with an open socket whose server has beaten recently."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    return set(
+        Presence.objects.filter(room_id=room_id, seen_at__gte=since).values_list("seat", flat=True)
+    )
 
 
 def open_rooms(limit: int = 100):

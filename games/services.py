@@ -35,6 +35,7 @@ from games.rules import (
     new_hand,
 )
 from games.rules.bots import choose_action
+from games.selectors import present_seats
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -392,14 +393,6 @@ def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
         # A table without timers still may not wait forever for someone who is gone.
         delay = settings.GAME_AWAY_SECONDS
     return delay
-
-
-def present_seats(room_id, now: datetime | None = None) -> set[int]:
-    """Seats with an open socket whose server has beaten recently."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    return set(
-        Presence.objects.filter(room_id=room_id, seen_at__gte=since).values_list("seat", flat=True)
-    )
 
 
 def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:

@@ -31,11 +31,18 @@ def choose(legal: list[dict]) -> dict:
     return next(a for a in legal if a["type"] == "discard")
 
 
+def session_cookie(user) -> str:
+    """A logged-in session for ``user``, as the Cookie header a socket client sends."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
 def four_player_room(users, *, hands: int = 1):
     """A private Sichuan room without timers (nothing fires while a server is down)
     seating ``users``, and each user's session cookie for the socket."""
-    from django.test import Client
-
     from games import services
 
     room = services.room_create(
@@ -48,12 +55,7 @@ def four_player_room(users, *, hands: int = 1):
     )
     for u in users[1:]:
         services.room_join(room_id=room.pk, user=u, code=room.code)
-    cookies = []
-    for u in users:
-        client = Client()
-        client.force_login(u)
-        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
-    return room, cookies
+    return room, [session_cookie(u) for u in users]
 
 
 def free_port() -> int:

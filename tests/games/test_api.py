@@ -13,7 +13,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def logged_in(user) -> APIClient:
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(user)
-    client.get("/api/rooms/")  # any page sets no cookie by itself: fetch one explicitly
     from django.middleware.csrf import _get_new_csrf_string
 
     token = _get_new_csrf_string()

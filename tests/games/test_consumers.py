@@ -14,21 +14,18 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from config.asgi import application
 from games import services
 from tests.games.conftest import sweep
-from tests.live import choose
+from tests.live import choose, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
 
 
 def cookie_for(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}".encode()
+    return session_cookie(user).encode()
 
 
 def ann_at_a_table(make_user, **room_options):
