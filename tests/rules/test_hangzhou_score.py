@@ -12,7 +12,7 @@ so ``7z`` in a hand is a wild (财神) and ``5z`` (白板) an ordinary 中.  Mel
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from math import prod
 
 import pytest
@@ -46,13 +46,6 @@ from tests.rules.test_sichuan_fan import meld  # the shared meld notation: "c123
 DEFAULTS = HANGZHOU_OPTIONS.resolve()
 
 
-@dataclass(frozen=True, slots=True)
-class ChainContext(WinContext):
-    """A WinContext with the engine's ``kong_chain`` (kongs in an unbroken chain)."""
-
-    kong_chain: int = 1
-
-
 def ctx(
     hand,
     win,
@@ -62,10 +55,10 @@ def ctx(
     melds=(),
     flags=(),
     cai_piao=0,
-    kong_chain=None,
+    kong_chain=0,
     flowers="",
 ) -> WinContext:
-    fields = dict(
+    return WinContext(
         hand=tuple(T.parse(hand)),
         melds=tuple(meld(m) for m in melds),
         win_tile=T.parse_one(win),
@@ -74,10 +67,8 @@ def ctx(
         wild=None if wild is None else T.parse_one(wild),
         flowers=tuple(T.parse(flowers)),
         cai_piao=cai_piao,
+        kong_chain=kong_chain,
     )
-    if kong_chain is None:
-        return WinContext(**fields)
-    return ChainContext(**fields, kong_chain=kong_chain)
 
 
 def hz(*args, rules=None, **kwargs):
@@ -487,6 +478,8 @@ def test_kong_chain_doubles_house_rule():
     assert items(hz(KONG_HAND, "1z", **kw)) == {"gang_kai": 2}
     # a single kong is the plain 杠开 either way
     assert items(hz(KONG_HAND, "1z", rules=on, **{**kw, "kong_chain": 1})) == {"gang_kai": 2}
+    # evaluate leaves kong_chain at 0: the after_kong flag alone is one kong
+    assert items(hz(KONG_HAND, "1z", rules=on, **{**kw, "kong_chain": 0})) == {"gang_kai": 2}
 
 
 # --- 有财必拷 ---------------------------------------------------------------------
@@ -709,7 +702,7 @@ def winning_hands(draw):
     concealed = draw(st.permutations(concealed))
     win_tile = concealed[-1]
     win_type = "self_draw" if win_tile == wild else draw(st.sampled_from(WIN_TYPES))
-    context = ChainContext(
+    context = WinContext(
         hand=tuple(concealed[:-1]),
         melds=tuple(melds),
         win_tile=win_tile,

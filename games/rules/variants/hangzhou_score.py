@@ -21,9 +21,9 @@ items; a win with none lists ``ping_hu`` ×1.  Points the spec leaves open:
 * **杠开** needs a self-draw, the flag ``after_kong`` and a kong among the
   melds; a flag that does not fit is ignored.  For 杠飘 in the order "kong
   first, then 财飘" the engine passes ``after_kong`` on the 财飘 win too.
-* **kong_chain_doubles** reads ``kong_chain`` (kongs in the unbroken chain of
-  replacements, default 1) from the context: the 杠 item doubles per kong
-  after the first.
+* **kong_chain_doubles** reads ``WinContext.kong_chain`` (kongs in the
+  unbroken chain of replacements; 0, as ``evaluate`` leaves it, counts as 1):
+  the 杠 item doubles per kong after the first.
 * **Seven pairs**: wilds may stand for any tile, so a wild can complete a set
   of four (豪华).  A pair of wilds is a pair.  With ``qi_dui_bao_tou`` a seven
   pairs self-drawn onto a lone wild is 暴头 in every respect (财飘 stacks).
@@ -148,7 +148,7 @@ class Reading:
             return 0
         if not self.opts.kong_chain_doubles:
             return 1
-        return 2 ** (max(1, getattr(ctx, "kong_chain", 1)) - 1)
+        return 2 ** (max(1, ctx.kong_chain) - 1)
 
 
 @dataclass(frozen=True, slots=True)
