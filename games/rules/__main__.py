@@ -39,7 +39,7 @@ def cmd_waits(args) -> int:
         return 2
     out = []
     held = T.counts(hand, T.NUM_TILES)
-    for t in analysis.waits(*_split(v, hand, wild), seven_pairs=True, thirteen_orphans=True):
+    for t in analysis.waits(*_split(v, hand, wild, opts), seven_pairs=True, thirteen_orphans=True):
         if held[t] >= 4:
             continue  # there is no fifth copy to win on
         ctx = WinContext(hand=tuple(hand), melds=(), win_tile=t, win_type="discard", wild=wild)
@@ -49,11 +49,11 @@ def cmd_waits(args) -> int:
     return 0
 
 
-def _split(v, hand, wild):
+def _split(v, hand, wild, opts):
     """Count vector and wild count, through the variant (which knows what is wild)."""
     if wild is None:
         return T.counts(hand), 0
-    return v.split_wilds_for_indicator(hand, wild)
+    return v.split_wilds_for_indicator(hand, wild, opts)
 
 
 def cmd_evaluate(args) -> int:

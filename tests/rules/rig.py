@@ -76,13 +76,19 @@ def act(state, seat, action, **fields):
     return ok(apply(state, seat, a))
 
 
-def net(state):
+def _transfers(x):
+    """A state's transfers, or a settlement's (``settle(state)``)."""
+    return x["transfers"] if isinstance(x, dict) else x.transfers
+
+
+def net(x):
     out = [0, 0, 0, 0]
-    for t in state.transfers:
+    for t in _transfers(x):
         out[t["from"]] -= t["amount"]
-        out[t["to"]] += t["amount"]
+        if t["to"] is not None:
+            out[t["to"]] += t["amount"]
     return out
 
 
-def paid(state, reason):
-    return [(t["from"], t["to"], t["amount"]) for t in state.transfers if t["reason"] == reason]
+def paid(x, reason):
+    return [(t["from"], t["to"], t["amount"]) for t in _transfers(x) if t["reason"] == reason]
