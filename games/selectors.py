@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import publish
+from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
 from games.rules import HandState, get_variant
 
@@ -111,20 +111,16 @@ def seat_viewers(seats) -> dict[int, int]:
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
     """Everything a (re)connecting socket needs: room, then the latest hand's state."""
     payload = room_payload(room_id)
-    out = [publish.envelope("room", None, payload)]
+    out = [envelope("room", None, payload)]
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out.append(publish.seat_state(state, seat, hand.deadlines, hand.number))
+        out.append(seat_state(state, seat, hand.deadlines, hand.number))
         if state.phase == "ended":
-            out.append(
-                publish.envelope(
-                    "hand_end", state.version, publish.hand_end_payload(state, hand.number)
-                )
-            )
+            out.append(envelope("hand_end", state.version, hand_end_payload(state, hand)))
             settled = settled_payload(hand)
             if settled is not None:
-                out.append(publish.envelope("settled", None, settled))
+                out.append(envelope("settled", None, settled))
     return out
 
 
@@ -151,6 +147,7 @@ def settled_payload(hand: Hand) -> dict | None:
     seats = Seat.objects.filter(room_id=hand.room_id).order_by("index")
     return {
         "hand": hand.number,
+        "hand_id": hand.pk,
         "transfers": settlement.transfers,
         "deltas": settlement.deltas,
         "details": settlement.details,
