@@ -44,5 +44,3 @@ def hand_end_payload(state, hand) -> dict:
         "hands": view(state, None)["players"],
         "seed": state.seed,
     }
-
-

@@ -7,24 +7,16 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
 from games.rules import HandState, get_variant
 
 
-def _bot_names(user) -> dict | None:
-    from games.services import BOT_DISPLAY, BOT_DISPLAY_EN, BOT_NAMES
-
-    if user is None or not user.is_bot or user.username not in BOT_NAMES:
-        return None
-    n = BOT_NAMES.index(user.username)
-    return {"zh-hans": BOT_DISPLAY[n], "en": BOT_DISPLAY_EN[n]}
-
-
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
     user = seat.user
     return {
-        "bot_names": _bot_names(user),
+        "bot_names": display_names(user),
         "index": seat.index,
         "user_id": user.pk if user else None,
         "name": user.shown_name if user else None,

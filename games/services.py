@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from config.api import clip
 from games import finisher, publish
+from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.models import Hand, HandAction, Presence, Room, Seat
 from games.rules import (
     HandState,
@@ -41,10 +42,6 @@ from games.selectors import present_seats, seat_viewers
 User = get_user_model()
 log = logging.getLogger(__name__)
 
-# Sign-up refuses these names (accounts.adapter.RESERVED_PREFIXES).
-BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
-BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
-BOT_DISPLAY_EN = ("Bot East", "Bot South", "Bot West", "Bot North")
 MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 
