@@ -364,10 +364,11 @@ def _discard(s: HandState, seat: int, tile: int, events: list) -> None:
     s.hands[seat].remove(tile)
     s.discards[seat].append(tile)
     s.drawn = None
+    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
+    # The variant sees kong_turn still set when the discard ends a kong's replacement turn.
+    get_variant(s.variant).on_discard(s, seat, tile, events)
     kong = s.kong_turn
     s.kong_turn = None
-    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
-    get_variant(s.variant).on_discard(s, seat, tile, events)
     _open_claims(s, seat, tile, "discard", events, kong=kong)
 
 
