@@ -579,7 +579,7 @@ def _claim_meld(s: HandState, seat: int, source: int, tile: int, act: dict, even
         meld = Meld("gang" if typ == "gang" else "peng", (tile,) * (n + 1), from_seat=source)
     s.melds[seat].append(meld)
     events.append({"type": "TileClaimed", "seat": seat, "from": source, "meld": meld.to_json()})
-    get_variant(s.variant).on_claimed(s, seat, meld, events)
+    get_variant(s.variant).on_claimed(s, seat, meld, tile, events)
     if typ == "gang":
         _kong_done(s, seat, "zhi_gang", tile, source, events)
         return

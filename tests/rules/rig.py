@@ -51,6 +51,12 @@ def rig(
             m = Meld(kind, tuple(T.parse(tiles)), from_seat=source)
             state.melds[seat].append(m)
             meld_tiles += list(m.tiles)
+    # Hand sizes are checked except in the older Sichuan scenarios, which lay out
+    # short junk hands for seats that only discard what they are dealt.
+    for seat, h in enumerate(held if variant != "sichuan" else ()):
+        want = (14 if seat == dealer else 13) - 3 * len(state.melds[seat])
+        if len(h) != want:
+            raise ValueError(f"seat {seat} holds {len(h)} tiles, not {want}")
     front_t, back_t = T.parse(front), T.parse(back)
     pool = Counter(v.wall_tiles(state.rules))
     if indicator is not None:
@@ -69,6 +75,7 @@ def rig(
             state.discards[i % 4].append(t)
         middle = middle[:keep]
     state.hands = [sorted(h) for h in held]
+    state.flowers = [[] for _ in range(4)]
     state.wall = front_t + middle + list(reversed(back_t))
     if variant == "sichuan" and que is not None:
         for seat in range(4):

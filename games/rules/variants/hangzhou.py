@@ -102,7 +102,7 @@ class Hangzhou(Variant):
         # 财飘 lock: the other three can only self-draw until the 财飘 player draws.
         return not self._locked_out(state, seat)
 
-    def on_claimed(self, state, seat, meld, events):
+    def on_claimed(self, state, seat, meld, tile, events):
         state.vs["claims_from"][seat][meld.from_seat] += 1
 
     def on_win_passed(self, state, seat, claim):
