@@ -364,10 +364,11 @@ def _discard(s: HandState, seat: int, tile: int, events: list) -> None:
     s.hands[seat].remove(tile)
     s.discards[seat].append(tile)
     s.drawn = None
+    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
+    # The variant sees kong_turn still set when the discard ends a kong's replacement turn.
+    get_variant(s.variant).on_discard(s, seat, tile, events)
     kong = s.kong_turn
     s.kong_turn = None
-    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
-    get_variant(s.variant).on_discard(s, seat, tile, events)
     _open_claims(s, seat, tile, "discard", events, kong=kong)
 
 
@@ -578,7 +579,7 @@ def _claim_meld(s: HandState, seat: int, source: int, tile: int, act: dict, even
         meld = Meld("gang" if typ == "gang" else "peng", (tile,) * (n + 1), from_seat=source)
     s.melds[seat].append(meld)
     events.append({"type": "TileClaimed", "seat": seat, "from": source, "meld": meld.to_json()})
-    get_variant(s.variant).on_claimed(s, seat, meld, events)
+    get_variant(s.variant).on_claimed(s, seat, meld, tile, events)
     if typ == "gang":
         _kong_done(s, seat, "zhi_gang", tile, source, events)
         return

@@ -50,8 +50,24 @@ SICHUAN_RULES = st.fixed_dictionaries(
 )
 
 
+HANGZHOU_RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "bai_ban_stands_in": st.booleans(),
+        "discard_win_min_streak": st.sampled_from([None, 1, 2, 3]),
+        "max_streak_factor": st.sampled_from([2, 4, 8, 16]),
+        "cheng_bao_claims": st.sampled_from([1, 2, 3]),
+        "qi_dui": st.booleans(),
+        "streak_factor": st.sampled_from(["by_streak", "fixed"]),
+        "qi_dui_bao_tou": st.booleans(),
+        "kong_chain_doubles": st.booleans(),
+        "you_cai_bi_kao": st.booleans(),
+        "base": st.sampled_from([1, 2, 5]),
+    },
+)
+
 #: house-rule strategies per registered variant (a new variant must add its own)
-RULES = {"sichuan": SICHUAN_RULES}
+RULES = {"sichuan": SICHUAN_RULES, "hangzhou": HANGZHOU_RULES}
 VARIANT_RULES = st.sampled_from(sorted(RULES)).flatmap(
     lambda key: st.tuples(st.just(key), RULES[key])
 )

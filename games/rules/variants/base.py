@@ -137,8 +137,8 @@ class Variant:
             return tile not in state.vs.get("held_at_pung", {}).get(str(seat), [])
         return True
 
-    def on_claimed(self, state, seat: int, meld, events: list) -> None:
-        """After a chow/pung/kong claim (bookkeeping for later bars)."""
+    def on_claimed(self, state, seat: int, meld, tile: int, events: list) -> None:
+        """After a chow/pung/kong claim of the discarded ``tile`` (bookkeeping for bars)."""
         if meld.kind == "peng" and self.added_kong_needs_drawn_fourth:
             if meld.tile in state.hands[seat]:
                 stale = state.vs.setdefault("held_at_pung", {}).setdefault(str(seat), [])

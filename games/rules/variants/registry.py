@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 #: the modules that register a variant when imported
-MODULES = ("sichuan",)
+MODULES = ("sichuan", "hangzhou")
 
 
 class UnknownVariant(ValueError):
@@ -29,9 +29,9 @@ def register(variant):
 def _load() -> None:
     global _loaded
     if not _loaded:
-        _loaded = True
-        for name in MODULES:
+        for name in MODULES:  # a module being imported already is simply returned
             importlib.import_module(f"{__package__}.{name}")
+        _loaded = True
 
 
 def get_variant(key: str):
