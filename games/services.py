@@ -397,7 +397,6 @@ def _record(
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
-        finisher.hand_ended(room, hand, state, seats, now)
     else:
         _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
@@ -408,6 +407,10 @@ def _record(
         viewers=seat_viewers(seats),
         private=room.private,
     )
+    if state.phase == "ended":
+        # After the hand's own messages are queued: the table hears hand_end before
+        # the room moves on and before settled (eager Celery settles on commit, in order).
+        finisher.hand_ended(room, hand, state, seats, now)
 
 
 def _decision_key(state) -> str:
