@@ -86,6 +86,7 @@ def new_hand(
     match = match.dealt(dealer)
     wall = v.wall_tiles(opts)
     rng.shuffle(wall)
+    vs = v.break_wall(wall, dealer, opts, rng)
     hands = []
     for k in range(4):
         n = 14 if k == dealer else 13
@@ -119,7 +120,7 @@ def new_hand(
         kongs=[],
         transfers=[],
         result=None,
-        vs={},
+        vs=vs,
     )
     v.on_new_hand(state, rng)
     _replace_dealt_bonus_tiles(state)

@@ -56,16 +56,18 @@ def _tiles(value: Any, field: str) -> list[int]:
         raise RequestError(f"{field}: {e}") from None
 
 
-def _hand_tiles(value: Any, field: str) -> list[int]:
+def _hand_tiles(value: Any, field: str, wilds: frozenset[int] = frozenset()) -> list[int]:
     tiles = _tiles(value, field)
-    flowers = [t for t in tiles if T.is_flower(t)]
+    flowers = [t for t in tiles if T.is_flower(t) and t not in wilds]
     if flowers:
         raise RequestError(f"{field}: flowers ({T.fmt(flowers)}) belong in 'flowers'")
     return tiles
 
 
-def _one_tile(value: Any, field: str) -> int:
-    tiles = _hand_tiles(value, field)
+def _one_tile(
+    value: Any, field: str, *, flowers: bool = False, wilds: frozenset[int] = frozenset()
+) -> int:
+    tiles = _tiles(value, field) if flowers else _hand_tiles(value, field, wilds)
     if len(tiles) != 1:
         raise RequestError(f"{field} must be exactly one tile, got {len(tiles)}")
     return tiles[0]
@@ -136,8 +138,14 @@ def _parse(request: Any):
     except (UnknownVariant, OptionsError) as e:
         raise RequestError(str(e)) from None
 
-    hand = _hand_tiles(request["hand"], "hand")
-    win_tile = _one_tile(request["win_tile"], "win_tile")
+    # The indicator may be a flower (a season or plant makes its set wild), and wild
+    # flowers are held like any wild: only flowers that are not wild belong in 'flowers'.
+    wild = request.get("wild")
+    if wild is not None:
+        wild = _one_tile(wild, "wild", flowers=True)
+    wilds = variant.wild_kinds_for(wild, opts) if wild is not None else frozenset()
+    hand = _hand_tiles(request["hand"], "hand", wilds)
+    win_tile = _one_tile(request["win_tile"], "win_tile", wilds=wilds)
     raw_melds = request.get("melds", [])
     if not isinstance(raw_melds, list):
         raise RequestError("melds must be a list")
@@ -159,9 +167,6 @@ def _parse(request: Any):
             raise RequestError(f"missing_suit must be m, p or s, got {missing_suit!r}")
         missing_suit = T.SUIT_LETTER_TO_INDEX[missing_suit]
 
-    wild = request.get("wild")
-    if wild is not None:
-        wild = _one_tile(wild, "wild")
     flowers = _tiles(request.get("flowers", ""), "flowers")
     if any(not T.is_flower(t) for t in flowers):
         raise RequestError("flowers may hold only f tiles")

@@ -37,6 +37,9 @@ class Variant:
     added_kong_needs_drawn_fourth: bool = False
     #: variant-only action types and their fields, e.g. ``{"ding_que": {"suit"}}``
     action_fields: dict[str, set[str]] = {}
+    #: a player leaving (or the room closing) ends the match, not just the hand; the
+    #: room (outside the engine) acts on it
+    leave_ends_match: bool = False
 
     def resolve_options(self, *layers) -> Options:
         return self.options.resolve(*layers)
@@ -52,6 +55,12 @@ class Variant:
 
     def wall_tiles(self, opts: Options) -> list[int]:
         raise NotImplementedError
+
+    def break_wall(self, wall: list[int], dealer: int, opts: Options, rng) -> dict:
+        """Break the shuffled wall open before the deal: rotate ``wall`` in place (the
+        deal and draws take its front, replacements its back).  Returns the hand's first
+        ``state.vs`` (e.g. the dice).  Default: no dice rolled, the wall as shuffled."""
+        return {}
 
     def on_new_hand(self, state, rng) -> None:
         """After the deal: the indicator (into ``state.dead``), ``state.vs``, …"""
