@@ -1,0 +1,185 @@
+"""宁波麻将 Ningbo (../shared/rules/ningbo.md): the flow.
+
+Scoring (the 百搭 wilds, the 台 items, ``T = 1 + Σ台``, ``min_tai``, 百搭单吊,
+payments) is in ``ningbo_tai``; this module wires it into the hand: 144 tiles,
+two seeded dice that break the wall and turn up the 百搭 indicator (set aside,
+so draws from either end skip it), flowers laid out and replaced from the back
+(补花 at the deal, 杠花 on a draw: a win on that replacement is 杠上开花),
+chow by the next player with 吃张打张 barred, no kong in the turn of a claim,
+one winner (截胡: the first after the discarder), the dealer staying on a
+dealer win or 荒庄.
+
+Its part of the hand state (``state.vs``):
+
+* ``dice``: the two dice ``[d1, d2]`` (public);
+* ``barred``: per seat, the kinds it may not discard this turn (吃张打张).
+
+Readings of points the spec leaves open are in ``games/rules/README.md``.
+"""
+
+from __future__ import annotations
+
+from .. import analysis
+from .. import tiles as T
+from ..money import transfer
+from .base import Variant
+from .ningbo_options import NINGBO_OPTIONS
+from .ningbo_tai import (
+    pattern_names,
+    score,
+    split_wilds,
+    wild_kinds,
+    win_payments,
+)
+from .registry import register
+
+STACKS_PER_WALL = 18  # 144 tiles: four walls of 18 stacks of two
+TILES_PER_WALL = 2 * STACKS_PER_WALL
+
+
+class Ningbo(Variant):
+    key = "ningbo"
+    name_zh = "宁波麻将"
+    name_en = "Ningbo"
+    description_zh = "144 张含八张花，掷骰翻百搭；可吃碰杠，补花杠花，起胡四台，台数相加计分。"
+    description_en = (
+        "144 tiles with eight flowers and a wild (百搭) turned up by the dice; chow, pung "
+        "and kong; flowers are laid out and replaced; a win needs 4 台 and is worth 1 + its 台."
+    )
+    options = NINGBO_OPTIONS
+    allows_chow = True
+    leave_ends_match = True
+
+    def pattern_names(self):
+        return pattern_names()
+
+    # --- the deal ------------------------------------------------------------------
+    def wall_tiles(self, opts):
+        suits = [t for t in range(T.NUM_KINDS) for _ in range(4)]
+        return suits + list(range(T.FLOWER, T.NUM_TILES))
+
+    def break_wall(self, wall, dealer, opts, rng):
+        """Two dice: their sum counts from the dealer to the wall the deal starts from,
+        the larger die the stacks skipped there.  The shuffled ring is seat ``k``'s wall
+        at tiles ``36k .. 36k + 35``; the deal begins after the skipped stacks."""
+        d1, d2 = rng.dice()
+        start_wall = (dealer + d1 + d2 - 1) % 4
+        start = start_wall * TILES_PER_WALL + 2 * max(d1, d2)
+        wall[:] = wall[start:] + wall[:start]
+        return {"dice": [d1, d2], "barred": [[] for _ in range(4)]}
+
+    def on_new_hand(self, state, rng):
+        # The smaller die counts stacks from the end of the wall; the top tile of that
+        # stack is turned up.  It is never drawn, from either end: out of the live wall.
+        small = min(state.vs["dice"])
+        state.indicator = state.wall.pop(len(state.wall) - 2 * small)
+        state.dead.append(state.indicator)
+
+    def is_bonus(self, state, tile):
+        return T.is_flower(tile) and not self.is_wild(state, tile)
+
+    # --- tiles and shapes -------------------------------------------------------------
+    def wild_kinds_for(self, indicator, opts):
+        return wild_kinds(indicator, opts)
+
+    def split_wilds_for_indicator(self, tiles, indicator, opts):
+        return split_wilds(tiles, indicator, opts)
+
+    def win_shapes(self, state, seat):
+        return {
+            "seven_pairs": state.rules.qi_dui and not state.melds[seat],
+            "thirteen_orphans": False,
+        }
+
+    # --- claims and the turn ----------------------------------------------------------
+    def on_claimed(self, state, seat, meld, tile, events):
+        if meld.kind != "chi":
+            return
+        # 吃张打张: not the claimed kind, nor the tile making the same shape with the two
+        # tiles used (chowing 1m with 2m3m bars 1m and 4m).
+        used = sorted(t for t in meld.tiles if t != tile)
+        barred = [tile]
+        if used[1] - used[0] == 1:
+            other = used[0] - 1 if tile > used[1] else used[1] + 1
+            if T.is_suited(other) and other // 9 == used[0] // 9:
+                barred.append(other)
+        state.vs["barred"][seat] = barred
+
+    def on_discard(self, state, seat, tile, events):
+        state.vs["barred"][seat] = []
+
+    def discard_choices(self, state, seat):
+        kinds = sorted(set(state.hands[seat]))
+        allowed = [k for k in kinds if k not in state.vs["barred"][seat]]
+        return allowed or kinds  # a hand of barred tiles only still discards
+
+    def explain(self, state, seat, action):
+        if action["type"] == "discard" and T.parse_one(action["tile"]) in state.vs["barred"][seat]:
+            return "chi_zhang_da_zhang", "吃张打张: after a chow you may not discard that tile"
+        return None
+
+    # --- wins -------------------------------------------------------------------------
+    def win_score(self, state, seat, ctx, *, on_discard):
+        result = self.score(ctx, state.rules)
+        return result if result.win else None
+
+    def score(self, ctx, opts):
+        return score(ctx, opts)
+
+    def refused_win(self, state, seat):
+        """Why ``seat`` cannot take a win its tiles make now (too few 台, 百搭单吊): the
+        score's ``extra`` with its reason, or None.  Only ``seat`` may see it."""
+        if state.phase == "play" and state.turn == seat and state.turn_kind != "claim":
+            hand = list(state.hands[seat])
+            if not hand:
+                return None
+            tile = state.drawn if state.drawn is not None else hand[-1]
+            hand.remove(tile)
+            win_type, flags = "self_draw", []
+            if state.turn_kind == "kong":
+                flags.append("after_kong")
+            if state.turn_kind in ("draw", "kong") and not state.wall:
+                flags.append("last_tile")
+        elif state.phase == "claim" and seat in state.claim["options"]:
+            hand, tile = list(state.hands[seat]), state.claim["tile"]
+            win_type = "rob_kong" if state.claim["kind"] == "rob_kong" else "discard"
+            flags = []
+        else:
+            return None
+        c, wilds = self.split_wilds(state, seat, [*hand, tile])
+        if not analysis.is_winning(c, wilds, **self.win_shapes(state, seat)):
+            return None
+        ctx = self.win_context(state, seat, hand, tile, win_type, frozenset(flags))
+        result = self.score(ctx, state.rules)
+        if result.win or "refused" not in result.extra:
+            return None
+        return {**result.extra, "reason": result.reason}
+
+    # --- money ------------------------------------------------------------------------
+    def on_wins(self, state, wins, events):
+        for w in wins:
+            payer = None if w["win_type"] == "self_draw" else w["from"]
+            for p, amount in win_payments(w["seat"], w["total"], state.rules, payer=payer):
+                transfer(state, p, w["seat"], amount, "hu", win=w["order"])
+
+    # --- the next hand ----------------------------------------------------------------
+    def next_dealer(self, state):
+        if state.win_order and state.win_order[0] != state.dealer:
+            return (state.dealer + 1) % 4  # a non-dealer wins: the dealer's next player
+        return state.dealer  # the dealer wins, or 荒庄: the dealer stays
+
+    # --- what seats see ---------------------------------------------------------------
+    def project(self, state, seat):
+        top = {"dice": list(state.vs["dice"]), "min_tai": state.rules.min_tai}
+        players = [{} for _ in range(4)]
+        if seat is not None:
+            players[seat]["win_refused"] = self.refused_win(state, seat)
+        return top, players
+
+    # --- bots -------------------------------------------------------------------------
+    def bot_discard_rank(self, state, seat, tile, rest):
+        # Keep wilds: they fit anywhere.
+        return 2 if self.is_wild(state, tile) else 1
+
+
+NINGBO = register(Ningbo())

@@ -1,0 +1,505 @@
+"""宁波麻将 scoring: the 百搭 wilds, the 台 of one win and its payments.
+
+Spec: ``../shared/rules/ningbo.md``.  Pure functions; the Ningbo variant object
+(``ningbo.py``) calls them and ``evaluate`` reaches :func:`score` through the
+variant registry.
+
+A win is worth ``T = 1 + Σ台``; it needs ``Σ台 >= min_tai``.  Each 台 item is
+one :class:`Item` (id, names, what it counts on a :class:`Reading`); its value
+per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
+
+* **Readings.**  The winning tile is placed in each group it can belong to (the
+  pair, a pung, a chow at each position), the other places filled by real tiles
+  or wilds, and the rest of the hand read every way (``analysis``).  A group of
+  wilds alone is read as whatever scores most (any chow, pung or pair).  A drawn
+  wild stands for each tile that completes the hand.  The reading with the most
+  台 is used.
+* **The hand's only wait** (边, 夹, 单吊 with ``single_wait_only``) is the shape
+  waits of the hand before the winning tile (``analysis.waits``, seven pairs
+  included when allowed), kinds whose four copies are all in sight included.
+* **大吊** (one tile left in hand) always lists 单吊 too.  **对倒** is the
+  winning tile completing a pung of the reading.
+* **平胡** reads exposed chows too; with a seat or prevailing wind unknown
+  (``evaluate`` without ``seat_wind``/``round_wind``) that wind is not a scoring
+  honour, and 正花 / 门风刻 / 圈风刻 need the wind known.
+* **硬胡**: no wild among the concealed tiles and the winning tile (a wild used
+  as its own face is still a wild).  **三财神**: a self-draw with three or more
+  wilds in the hand (a discarded wild can never be claimed, so every wild held
+  was drawn).
+* **混一色** needs one numbered suit *and* honours; all honours is neither.
+* **Seven pairs** (``qi_dui``): ``qi_dui`` plus the items that do not depend on
+  sets (自摸, 杠上开花, 硬胡, 三财神, 抢杠, 海捞, flowers, 混/清一色); no wait
+  items, no 排胡.
+* **百搭单吊**: the hand before the winning tile is complete sets and one lone
+  wild (any tile completes the pair); such a hand wins only by self-draw, on
+  whatever tile it is won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import product
+
+from .. import analysis
+from .. import tiles as T
+from ..model import Score, ScoreItem, WinContext
+from ..options import Options
+from .ningbo_options import NINGBO_OPTIONS, TAI_DEFAULTS
+
+__all__ = [
+    "ITEMS",
+    "NINGBO_OPTIONS",
+    "PLANTS",
+    "SEASONS",
+    "is_lone_wild_ready",
+    "pattern_names",
+    "score",
+    "split_wilds",
+    "wild_kinds",
+    "win_payments",
+]
+
+SEASONS = frozenset(range(T.FLOWER, T.FLOWER + 4))
+PLANTS = frozenset(range(T.FLOWER + 4, T.FLOWER + 8))
+DRAGONS = frozenset(range(T.HONOR + 4, T.NUM_KINDS))
+SEATS = 4
+
+
+# --- the 百搭 ----------------------------------------------------------------
+
+
+def next_kind(kind: int) -> int:
+    """The next kind in sequence: 9 wraps to 1, winds E→S→W→N→E, dragons 白→发→中→白."""
+    if T.is_suited(kind):
+        return kind - kind % 9 + (kind % 9 + 1) % 9
+    if kind < T.HONOR + 4:
+        return T.HONOR + (kind - T.HONOR + 1) % 4
+    return T.HONOR + 4 + (kind - T.HONOR - 4 + 1) % 3
+
+
+def wild_kinds(indicator: int | None, opts: Options) -> frozenset[int]:
+    """The wild kinds for the indicator: its own kind (its other copies); a season or
+    a plant makes its whole set wild; ``indicator_and_next`` adds the next kind (a
+    flower indicator keeps its set of four)."""
+    if indicator is None:
+        return frozenset()
+    if indicator in SEASONS:
+        return SEASONS
+    if indicator in PLANTS:
+        return PLANTS
+    if opts.wild_kinds == "indicator_and_next":
+        return frozenset({indicator, next_kind(indicator)})
+    return frozenset({indicator})
+
+
+def split_wilds(
+    tiles: Iterable[int], indicator: int | None, opts: Options
+) -> tuple[list[int], int]:
+    """A hand as :mod:`analysis` takes it: counts of its ordinary tiles, and its wilds."""
+    wild = wild_kinds(indicator, opts)
+    c = [0] * T.NUM_KINDS
+    wilds = 0
+    for t in tiles:
+        if t in wild:
+            wilds += 1
+        elif t < T.NUM_KINDS:
+            c[t] += 1
+    return c, wilds
+
+
+def is_lone_wild_ready(tiles: Iterable[int], indicator: int | None, opts: Options) -> bool:
+    """百搭单吊: the ``3n + 1`` concealed tiles are complete sets and one lone wild."""
+    c, wilds = split_wilds(tiles, indicator, opts)
+    if not wilds or (sum(c) + wilds) % 3 != 1:
+        return False
+    # With one wild more, the lone wild and it can be the pair of wilds alone.
+    return any(d.pair.tile is None for d in analysis.decompositions(c, wilds + 1))
+
+
+# --- readings ----------------------------------------------------------------
+
+# A group of wilds alone may be read as any of these (only the shape, the suit and
+# an honour's kind matter to the 台): a chow or pung of each suit, a pung of each honour.
+_ANY_SET = (
+    *(("chow", base) for base in (T.MAN, T.PIN, T.SOU)),
+    *(("pung", base + 4) for base in (T.MAN, T.PIN, T.SOU)),
+    *(("pung", h) for h in range(T.HONOR, T.NUM_KINDS)),
+)
+_ANY_PAIR = (T.MAN + 4, T.PIN + 4, T.SOU + 4, *range(T.HONOR, T.NUM_KINDS))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a winning hand, as far as the 台 care.
+
+    ``sets`` are ``(shape, kind)`` with shape ``"chow"`` (kind: its lowest tile) or
+    ``"pung"`` (kongs included), exposed melds first; ``pair`` is the pair's kind
+    (None for seven pairs); ``wait`` where the winning tile sits: ``"pair"``,
+    ``"pung"``, ``"mid"``, ``"edge"`` (3 of 12, 7 of 89), ``"open"``, or None.
+    """
+
+    ctx: WinContext
+    opts: Options
+    sets: tuple[tuple[str, int], ...]
+    pair: int | None
+    wait: str | None
+    only_wait: bool
+    suits: frozenset[int]  # suit indexes (0..3) of the tiles as read
+
+    @property
+    def seven_pairs(self) -> bool:
+        return self.pair is None
+
+    def pungs_of(self, kinds: Iterable[int]) -> int:
+        kinds = set(kinds)
+        return sum(1 for shape, k in self.sets if shape == "pung" and k in kinds)
+
+    def wait_counts(self, wait: str) -> bool:
+        """A 边/夹/单吊 wait that counts (the only wait, unless the house rule says)."""
+        return self.wait == wait and (self.only_wait or not self.opts.single_wait_only)
+
+
+def _seat_wind(ctx: WinContext) -> frozenset[int]:
+    return frozenset() if ctx.seat_wind is None else frozenset({T.HONOR + ctx.seat_wind})
+
+
+def _round_wind(ctx: WinContext) -> frozenset[int]:
+    return frozenset() if ctx.round_wind is None else frozenset({T.HONOR + ctx.round_wind})
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One 台 item: ``count(reading)`` how often it applies (0: not at all)."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    count: Callable[[Reading], int]
+    #: applies to seven pairs readings too
+    any_shape: bool = False
+
+
+def _flag(r: Reading, flag: str) -> bool:
+    return flag in r.ctx.flags
+
+
+def _self_draw(r: Reading) -> bool:
+    return r.ctx.win_type == "self_draw"
+
+
+def _wilds(r: Reading) -> int:
+    return split_wilds(r.ctx.full_hand, r.ctx.wild, r.opts)[1]
+
+
+def _ping_hu(r: Reading) -> bool:
+    scoring = DRAGONS | _seat_wind(r.ctx) | _round_wind(r.ctx)
+    return all(shape == "chow" for shape, _ in r.sets) and r.pair not in scoring
+
+
+def _wait_item(r: Reading) -> bool:
+    return (
+        _ping_hu(r)
+        or r.wait_counts("edge")
+        or r.wait_counts("mid")
+        or _dan_diao(r)
+        or r.wait == "pung"
+    )
+
+
+def _dan_diao(r: Reading) -> bool:
+    return r.wait_counts("pair") or len(r.ctx.hand) == 1
+
+
+def _one_suit(r: Reading) -> int | None:
+    numbered = r.suits - {3}
+    return next(iter(numbered)) if len(numbered) == 1 else None
+
+
+def _flowers_matching_seat(r: Reading) -> int:
+    if r.ctx.seat_wind is None:
+        return 0
+    return sum(1 for f in r.ctx.flowers if (f - T.FLOWER) % 4 == r.ctx.seat_wind)
+
+
+def _kongs(r: Reading, concealed: bool) -> int:
+    return sum(1 for m in r.ctx.melds if m.kind == "gang" and m.concealed == concealed)
+
+
+ITEMS: list[Item] = [
+    Item("zi_mo", "自摸", "Self-draw", lambda r: _self_draw(r), any_shape=True),
+    Item("pai_hu", "排胡", "Plain shape", lambda r: not _wait_item(r)),
+    Item("ping_hu", "平胡", "All chows", _ping_hu),
+    Item("bian_zhang", "边", "Edge wait", lambda r: r.wait_counts("edge")),
+    Item("jia_zhang", "夹", "Closed wait", lambda r: r.wait_counts("mid")),
+    Item("dan_diao", "单吊", "Pair wait", _dan_diao),
+    Item("dui_dao", "对倒", "Two-pair wait", lambda r: r.wait == "pung"),
+    Item("da_diao", "大吊", "Last tile in hand", lambda r: len(r.ctx.hand) == 1),
+    Item(
+        "peng_peng_hu",
+        "碰碰胡",
+        "All pungs",
+        lambda r: all(shape == "pung" for shape, _ in r.sets),
+    ),
+    Item(
+        "gang_shang_kai_hua",
+        "杠上开花",
+        "Win on a replacement",
+        lambda r: _self_draw(r) and _flag(r, "after_kong"),
+        any_shape=True,
+    ),
+    Item("ying_hu", "硬胡", "No wild", lambda r: _wilds(r) == 0, any_shape=True),
+    Item(
+        "san_cai_shen",
+        "三财神",
+        "Three wilds",
+        lambda r: _self_draw(r) and _wilds(r) >= 3,
+        any_shape=True,
+    ),
+    Item(
+        "qiang_gang",
+        "抢杠",
+        "Robbing a kong",
+        lambda r: r.ctx.win_type == "rob_kong",
+        any_shape=True,
+    ),
+    Item(
+        "hai_di_lao_yue",
+        "海捞",
+        "Last tile",
+        lambda r: _self_draw(r) and _flag(r, "last_tile"),
+        any_shape=True,
+    ),
+    Item("zheng_hua", "正花", "Own flowers", _flowers_matching_seat, any_shape=True),
+    Item(
+        "hua_quan",
+        "四季/四君",
+        "All four seasons or plants",
+        lambda r: (SEASONS <= set(r.ctx.flowers)) + (PLANTS <= set(r.ctx.flowers)),
+        any_shape=True,
+    ),
+    Item("men_feng", "门风刻", "Seat wind pung", lambda r: r.pungs_of(_seat_wind(r.ctx))),
+    Item("quan_feng", "圈风刻", "Prevailing wind pung", lambda r: r.pungs_of(_round_wind(r.ctx))),
+    Item("jian_ke", "三元刻", "Dragon pung", lambda r: r.pungs_of(DRAGONS)),
+    Item("ming_gang", "明杠", "Exposed kong", lambda r: _kongs(r, False), any_shape=True),
+    Item("an_gang", "暗杠", "Concealed kong", lambda r: _kongs(r, True), any_shape=True),
+    Item(
+        "hun_yi_se",
+        "混一色",
+        "One suit and honours",
+        lambda r: _one_suit(r) is not None and 3 in r.suits,
+        any_shape=True,
+    ),
+    Item(
+        "qing_yi_se",
+        "清一色",
+        "One suit",
+        lambda r: _one_suit(r) is not None and 3 not in r.suits,
+        any_shape=True,
+    ),
+    Item("qi_dui", "七对", "Seven pairs", lambda r: r.seven_pairs, any_shape=True),
+]
+assert [i.id for i in ITEMS] == list(TAI_DEFAULTS)
+
+
+def pattern_names() -> dict[str, dict[str, str]]:
+    """Display names of every item id, for the UI."""
+    return {i.id: {"zh-hans": i.name_zh, "en": i.name_en} for i in ITEMS}
+
+
+def _items(reading: Reading) -> tuple[list[ScoreItem], int]:
+    """The items a reading scores and its Σ台."""
+    values = reading.opts.tai_values
+    out = []
+    for item in ITEMS:
+        if reading.seven_pairs and not item.any_shape:
+            continue
+        n = int(item.count(reading))
+        if n:
+            out.append(ScoreItem(item.id, n * values[item.id]))
+    return out, sum(i.value for i in out)
+
+
+# --- enumerating readings ------------------------------------------------------
+
+
+def _groups_holding(w: int) -> list[tuple[str, int, str, tuple[int, ...]]]:
+    """Groups the winning kind ``w`` can complete: (shape, kind, wait, other places)."""
+    out = [("pair", w, "pair", (w,)), ("pung", w, "pung", (w, w))]
+    if T.is_suited(w):
+        n = w % 9
+        for start in range(max(0, n - 2), min(n, 6) + 1):
+            s = w - n + start
+            others = tuple(x for x in (s, s + 1, s + 2) if x != w)
+            if w == s + 1:
+                wait = "mid"
+            elif (start == 0 and w == s + 2) or (start == 6 and w == s):
+                wait = "edge"
+            else:
+                wait = "open"
+            out.append(("chow", s, wait, others))
+    return out
+
+
+def _fillings(
+    c: list[int], wilds: int, places: tuple[int, ...]
+) -> set[tuple[tuple[int, ...], int]]:
+    """Ways to fill ``places`` from the hand, each by a real tile or a wild: the
+    counts and wilds left, deduplicated."""
+    out = set()
+    for picks in product((True, False), repeat=len(places)):
+        rest = list(c)
+        left = wilds
+        for place, real in zip(places, picks, strict=True):
+            if real:
+                if not rest[place]:
+                    break
+                rest[place] -= 1
+            else:
+                if not left:
+                    break
+                left -= 1
+        else:
+            out.add((tuple(rest), left))
+    return out
+
+
+def _suits_of(sets: Iterable[tuple[str, int]], pair: int) -> frozenset[int]:
+    return frozenset({*(T.suit_index(k) for _, k in sets), T.suit_index(pair)})
+
+
+def _concrete_sets(groups) -> Iterator[tuple[tuple[str, int], ...]]:
+    """The groups as ``(shape, kind)``, a group of wilds alone as each of its readings."""
+    choices = []
+    for g in groups:
+        if g.tile is None:
+            choices.append(_ANY_SET)
+        else:
+            choices.append((("chow" if g.kind == "chow" else "pung", g.tile),))
+    yield from product(*choices)
+
+
+def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
+    wild = wild_kinds(ctx.wild, opts)
+    c0, k0 = split_wilds(ctx.hand, ctx.wild, opts)
+    melds = tuple(("chow" if m.kind == "chi" else "pung", m.tile) for m in ctx.melds)
+    seven = opts.qi_dui and not ctx.melds
+    hand_waits = analysis.waits(c0, k0, seven_pairs=seven)
+    # A wild won (drawn) stands for each tile that completes the hand.
+    kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
+    for w in kinds:
+        only = hand_waits == [w]
+        for shape, kind, wait, places in _groups_holding(w):
+            for rest, left in _fillings(c0, k0, places):
+                if shape == "pair":
+                    # The rest must be sets alone: read it with a pair of two extra wilds.
+                    rests = [
+                        (d.sets, kind)
+                        for d in analysis.decompositions(list(rest), left + 2)
+                        if d.pair.tile is None
+                    ]
+                    own: tuple = ()
+                else:
+                    rests = [
+                        (d.sets, d.pair.tile) for d in analysis.decompositions(list(rest), left)
+                    ]
+                    own = ((shape, kind),)
+                for sets, pair in rests:
+                    for concrete in _concrete_sets(sets):
+                        every = (*melds, *own, *concrete)
+                        for p in (pair,) if pair is not None else _ANY_PAIR:
+                            yield Reading(ctx, opts, every, p, wait, only, _suits_of(every, p))
+    c, wilds = split_wilds(ctx.full_hand, ctx.wild, opts)
+    if seven and analysis.is_seven_pairs(c, wilds):
+        suits = frozenset(T.suit_index(k) for k in range(T.NUM_KINDS) if c[k])
+        yield Reading(ctx, opts, (), None, None, False, suits)
+
+
+# --- legality -------------------------------------------------------------------
+
+
+def _legality(ctx: WinContext, opts: Options) -> str | None:
+    """Why the tiles cannot be a Ningbo hand at all (shape aside), or None."""
+    wild = wild_kinds(ctx.wild, opts)
+    for f in ctx.flowers:
+        if not T.is_flower(f):
+            return f"only flowers are laid out, got {T.to_str(f)}"
+        if f in wild:
+            return f"{T.to_str(f)} is a wild (百搭), not a flower: it is not laid out"
+    if len(set(ctx.flowers)) != len(ctx.flowers):
+        return "each flower exists once"
+    held = (*ctx.full_hand, *(t for m in ctx.melds for t in m.tiles))
+    loose = [t for t in ctx.full_hand if T.is_flower(t) and t not in wild]
+    if loose:
+        return f"flowers ({T.fmt(loose)}) are laid out, not held"
+    for m in ctx.melds:
+        if any(t in wild or T.is_flower(t) for t in m.tiles):
+            return f"a wild (百搭) cannot be used in a chow, pung or kong: {T.fmt(m.tiles)}"
+    n = len(ctx.full_hand) + 3 * len(ctx.melds)
+    if n != 14:
+        return f"a winning hand has 14 tiles (a kong counting as 3), got {n}"
+    c = T.counts((*held, *ctx.flowers), T.NUM_TILES)
+    if ctx.wild is not None:
+        c[ctx.wild] += 1  # the indicator is turned up, out of play
+    over = [t for t in range(T.NUM_TILES) if c[t] > (4 if t < T.NUM_KINDS else 1)]
+    if over:
+        return f"more copies of {T.fmt(over)} than the 144 tiles hold"
+    if ctx.win_type != "self_draw" and ctx.win_tile in wild and not opts.win_on_wild_discard:
+        return "a discarded wild (百搭) cannot be won on"
+    return None
+
+
+# --- scoring ---------------------------------------------------------------------
+
+
+def score(ctx: WinContext, opts: Options) -> Score:
+    """Score one Ningbo win: legality, the reading with the most 台, then the limits.
+
+    ``total`` is ``T = 1 + Σ台``; ``extra["tai"]`` is Σ台.  A refused win (too few 台,
+    百搭单吊 on a discard) carries ``extra`` ``{"tai", "min_tai", "refused"}``.
+    """
+    problem = _legality(ctx, opts)
+    if problem:
+        return Score(win=False, reason=problem)
+    best_items: list[ScoreItem] | None = None
+    best = -1
+    for reading in _readings(ctx, opts):
+        items, tai = _items(reading)
+        if tai > best:
+            best, best_items = tai, items
+    if best_items is None:
+        shapes = "four sets and a pair"
+        if opts.qi_dui and not ctx.melds:
+            shapes += ", or seven pairs"
+        return Score(win=False, reason=f"not a winning hand: needs {shapes}")
+    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+        return Score(
+            win=False,
+            reason="百搭单吊: a hand waiting on a lone wild wins only by self-draw",
+            extra={"tai": best, "min_tai": opts.min_tai, "refused": "wild_single_wait"},
+        )
+    if best < opts.min_tai:
+        return Score(
+            win=False,
+            reason=f"needs at least {opts.min_tai} 台 to win, this hand has {best}",
+            extra={"tai": best, "min_tai": opts.min_tai, "refused": "min_tai"},
+        )
+    return Score(win=True, items=tuple(best_items), total=1 + best, extra={"tai": best})
+
+
+# --- money ------------------------------------------------------------------------
+
+
+def win_payments(
+    winner: int, total: int, opts: Options, *, payer: int | None = None
+) -> list[tuple[int, int]]:
+    """``(payer, amount)`` for a win worth ``total`` (T): a self-draw (``payer`` None)
+    each of the three pays ``T × base``; a discard or robbed kong the ``payer`` alone."""
+    if not 0 <= winner < SEATS or total < 1:
+        raise ValueError(f"bad win: winner {winner}, T {total}")
+    amount = total * opts.base
+    if payer is None:
+        return [((winner + k) % SEATS, amount) for k in range(1, SEATS)]
+    if payer == winner or not 0 <= payer < SEATS:
+        raise ValueError(f"bad payer {payer} for winner {winner}")
+    return [(payer, amount)]
