@@ -66,8 +66,21 @@ HANGZHOU_RULES = st.fixed_dictionaries(
     },
 )
 
+NINGBO_RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "min_tai": st.sampled_from([0, 2, 4, 6]),
+        "qi_dui": st.booleans(),
+        "tai_values": st.sampled_from([{}, {"zi_mo": 3, "pai_hu": 1}, {"ying_hu": 0}]),
+        "wild_kinds": st.sampled_from(["other_copies", "indicator_and_next"]),
+        "win_on_wild_discard": st.booleans(),
+        "single_wait_only": st.booleans(),
+        "base": st.sampled_from([1, 2, 5]),
+    },
+)
+
 #: house-rule strategies per registered variant (a new variant must add its own)
-RULES = {"sichuan": SICHUAN_RULES, "hangzhou": HANGZHOU_RULES}
+RULES = {"sichuan": SICHUAN_RULES, "hangzhou": HANGZHOU_RULES, "ningbo": NINGBO_RULES}
 VARIANT_RULES = st.sampled_from(sorted(RULES)).flatmap(
     lambda key: st.tuples(st.just(key), RULES[key])
 )
