@@ -126,6 +126,11 @@ def _choose_claim(s: HandState, seat: int, legal: list[dict], types: set[str]) -
     return {"type": "pass"}
 
 
+def choose_among_discards(s: HandState, seat: int, discards: list[dict]) -> dict:
+    """The generic choice restricted to ``discards`` (for a variant's own plan)."""
+    return _choose_turn(s, seat, discards)
+
+
 def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
     v = get_variant(s.variant)
     hand = s.hands[seat]

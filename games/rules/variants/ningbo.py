@@ -26,6 +26,7 @@ from .base import Variant
 from .ningbo_options import NINGBO_OPTIONS
 from .ningbo_tai import (
     pattern_names,
+    reaches_min_tai,
     score,
     split_wilds,
     wild_kinds,
@@ -177,9 +178,42 @@ class Ningbo(Variant):
         return top, players
 
     # --- bots -------------------------------------------------------------------------
+    def bot_turn_override(self, state, seat, legal):
+        """Aim for ``min_tai``: when several discards leave the hand ready, keep to those
+        whose wait wins with enough 台 on a self-draw (the generic choice among them), so
+        a ready hand that cannot win is reshaped as soon as a draw allows."""
+        if any(a["type"] != "discard" for a in legal):
+            return None  # a win or a kong: the generic plan
+        from ..bots import choose_among_discards
+
+        ready, winning = [], []
+        for a in legal:
+            rest = list(state.hands[seat])
+            rest.remove(T.parse_one(a["tile"]))
+            if self._waits(state, seat, rest):
+                ready.append(a)
+                if self.bot_wait_wins(state, seat, rest):
+                    winning.append(a)
+        if len(ready) < 2 or not winning or len(winning) == len(ready):
+            return None
+        return choose_among_discards(state, seat, winning)
+
     def bot_discard_rank(self, state, seat, tile, rest):
-        # Keep wilds: they fit anywhere.
-        return 2 if self.is_wild(state, tile) else 1
+        return 2 if self.is_wild(state, tile) else 1  # keep wilds: they fit anywhere
+
+    def _waits(self, state, seat, rest):
+        c, wilds = self.split_wilds(state, seat, rest)
+        return analysis.waits(c, wilds, seven_pairs=self.win_shapes(state, seat)["seven_pairs"])
+
+    def bot_wait_wins(self, state, seat, rest, tries: int = 3) -> bool:
+        """Whether the ready hand ``rest`` wins, with enough 台, on a self-draw of one of
+        its likeliest waits (the ``tries`` kinds it holds fewest of)."""
+        c, _ = self.split_wilds(state, seat, rest)
+        for kind in sorted(self._waits(state, seat, rest), key=lambda k: (c[k], k))[:tries]:
+            ctx = self.win_context(state, seat, rest, kind, "self_draw", frozenset())
+            if reaches_min_tai(ctx, state.rules):
+                return True
+        return False
 
 
 NINGBO = register(Ningbo())

@@ -54,6 +54,7 @@ __all__ = [
     "SEASONS",
     "is_lone_wild_ready",
     "pattern_names",
+    "reaches_min_tai",
     "score",
     "split_wilds",
     "wild_kinds",
@@ -485,6 +486,16 @@ def score(ctx: WinContext, opts: Options) -> Score:
             extra={"tai": best, "min_tai": opts.min_tai, "refused": "min_tai"},
         )
     return Score(win=True, items=tuple(best_items), total=1 + best, extra={"tai": best})
+
+
+def reaches_min_tai(ctx: WinContext, opts: Options) -> bool:
+    """Whether :func:`score` would accept this win; stops at the first reading with
+    enough 台 (bots ask it often)."""
+    if _legality(ctx, opts):
+        return False
+    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+        return False
+    return any(_items(r)[1] >= opts.min_tai for r in _readings(ctx, opts))
 
 
 # --- money ------------------------------------------------------------------------
