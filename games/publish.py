@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.rules import events_for, view
+from games.rules.explain import explain_wins
+from games.rules.hints import hints
 
 ENVELOPE_VERSION = 1
 
@@ -46,6 +48,7 @@ def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, event
     # (they would tell who can claim).
     d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
     d["hand"] = hand_number
+    d["hints"] = hints(state, seat)  # from the seat's own view only
     # Lets a client correct its countdown for clock skew.
     d["server_time"] = datetime.now(UTC).isoformat()
     return envelope("state", state.version, d)
@@ -60,6 +63,7 @@ def hand_end_payload(state, hand_number: int) -> dict:
         "cha": state.extra.get("cha"),
         "hands": view(state, None)["players"],
         "seed": state.seed,
+        "explain": explain_wins(state),
     }
 
 

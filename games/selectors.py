@@ -31,6 +31,7 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "is_bot": bool(user and user.is_bot),
         "ready": seat.ready,
         "left": seat.left,
+        "auto": seat.auto,
         "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
     }

@@ -41,8 +41,9 @@ User = get_user_model()
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
-BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
-BOT_DISPLAY_EN = ("Bot East", "Bot South", "Bot West", "Bot North")
+# Shown names: never a wind, suit or flower, so a bot's name cannot contradict its seat.
+BOT_DISPLAY = ("机器人·小青", "机器人·小墨", "机器人·小杉", "机器人·小枫")
+BOT_DISPLAY_EN = ("Bot Jade", "Bot Ink", "Bot Cedar", "Bot Maple")
 MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 

@@ -43,7 +43,7 @@ def test_create_room_with_bots_returns_id_code_and_ws(make_user):
     assert room["ws"] == f"/ws/rooms/{room['id']}/" and len(room["code"]) == 6
     assert [s["is_bot"] for s in room["seats"]] == [False, True, True, True]
     assert room["seats"][0]["bot_names"] is None
-    assert room["seats"][1]["bot_names"] == {"zh-hans": "机器人·南", "en": "Bot South"}
+    assert room["seats"][1]["bot_names"] == {"zh-hans": "机器人·小墨", "en": "Bot Ink"}
     assert room["rules"]["mode"] == "plain" and room["my_seat"] == 0
     listed = api.get("/api/rooms/").json()
     assert room["id"] in [x["id"] for x in listed]
