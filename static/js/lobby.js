@@ -3,6 +3,9 @@ import { api } from "./net.js";
 
 const S = JSON.parse(document.getElementById("lobby-strings").textContent);
 const CHOICES = JSON.parse(document.getElementById("lobby-choices").textContent);
+const HELP = JSON.parse(document.getElementById("lobby-help").textContent);
+// Shown outside "More rules": the choice that changes the game most.
+const MAIN_RULES = new Set(["mode"]);
 const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWith("zh")
   ? "zh-hans" : "en";
 const $ = (sel) => document.querySelector(sel);
@@ -90,8 +93,20 @@ async function loadRooms() {
   box.append(ul);
 }
 
+/** A refusal in the reader's language, by its code; the server's words otherwise. */
+function refusal(e) {
+  return (S.errors && S.errors[e.code]) || e.detail || e.code;
+}
+
+function helpLine(rule) {
+  const h = el("small", "rule-help", HELP[rule.id] || "");
+  h.id = `rule-${rule.id}-help`;
+  return h;
+}
+
 function ruleField(rule) {
   const wrap = el("p", `rule rule-${rule.type}`);
+  wrap.dataset.rule = rule.id;
   const id = `rule-${rule.id}`;
   const label = el("label", "", named(rule.label));
   label.htmlFor = id;
@@ -105,6 +120,10 @@ function ruleField(rule) {
     input.id = id;
     input.dataset.rule = rule.id;
     wrap.append(label);
+    if (HELP[rule.id]) {
+      wrap.append(helpLine(rule));
+      input.setAttribute("aria-describedby", `rule-${rule.id}-help`);
+    }
     return wrap;
   }
   if (rule.choices) {
@@ -142,15 +161,21 @@ function ruleField(rule) {
     nc.append(cb, ` ${S.no_cap}`);
     wrap.append(nc);
   }
+  if (HELP[rule.id]) {
+    wrap.append(helpLine(rule));
+    input.setAttribute("aria-describedby", `rule-${rule.id}-help`);
+  }
   return wrap;
 }
 
 function renderRules() {
   const v = variants.find((x) => x.key === $("#opt-variant").value);
   const box = $("#rules-fields");
+  const main = $("#rules-main");
   box.replaceChildren();
+  main.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) box.append(ruleField(rule));
+  for (const rule of v.rules) (MAIN_RULES.has(rule.id) ? main : box).append(ruleField(rule));
 }
 
 function collectRules(v) {
@@ -214,9 +239,33 @@ async function setupCreate() {
       const room = await api("POST", "/api/rooms/", body);
       location.href = `/rooms/${room.id}/`;
     } catch (e) {
-      err.textContent = e.detail || e.code;
+      err.textContent = refusal(e);
       err.hidden = false;
       $("#btn-create").disabled = false;
+    }
+  });
+}
+
+function setupQuick() {
+  const b = $("#btn-quick");
+  if (!b) return;
+  b.addEventListener("click", async () => {
+    const err = $("#quick-error");
+    err.hidden = true;
+    b.disabled = true;
+    b.textContent = S.creating;
+    try {
+      const v = variants.find((x) => x.key === "sichuan") || variants[0];
+      const room = await api("POST", "/api/rooms/", {
+        variant: v.key, rules: {}, hands: 8, private: true, bots: 3,
+        discard_seconds: 15, claim_seconds: 8,
+      });
+      location.href = `/rooms/${room.id}/`;
+    } catch (e) {
+      err.textContent = refusal(e);
+      err.hidden = false;
+      b.disabled = false;
+      b.textContent = S.quick_play;
     }
   });
 }
@@ -227,6 +276,7 @@ async function main() {
   } catch {
     variants = [];
   }
+  setupQuick();
   await setupCreate();
   await loadRooms();
   setInterval(loadRooms, 5000);
