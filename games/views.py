@@ -139,7 +139,7 @@ def ui_strings() -> dict[str, str]:
         "seconds": _("sec"),
         # Added for issue 13: saying why, announcing, aiding.
         "seat_wind": _("Seat wind"),
-        "dealer_mark": _("D"),
+        "sec_unit": _("s"),
         "que_m": _("C"),
         "que_p": _("D"),
         "que_s": _("B"),
@@ -169,6 +169,7 @@ def ui_strings() -> dict[str, str]:
         "hand_over": _("The hand is over."),
         "other_payments": _("Other payments"),
         "hand_started": _("Hand %(n)s has started."),
+        "moved_on": _("The table moved on before your move arrived: it no longer applies."),
         "call_peng": _("Pung!"),
         "call_gang": _("Kong!"),
         "call_chi": _("Chow!"),

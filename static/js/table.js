@@ -22,6 +22,8 @@ const exchangeSel = new Set(); // indices picked for 换三张
 let pending = false; // an action was sent; wait for the next state
 let dismissedResult = null; // hand number whose result dialog was closed
 let sent = false; // an action of ours is on its way: a move of our seat we did not send was played for us
+let lastAct = null; // the last action we sent, to send again if it arrived on a stale version
+let retry = null; // that action, while the fresh state it may be sent again on is awaited
 let lastDiscard = null; // {seat, n}: the latest discard, for the marker (from the events)
 let skipped = null; // version whose own-turn kong/win offer was waved away ("Skip")
 const prefs = loadPrefs(); // the table options kept in this browser
@@ -229,7 +231,13 @@ function handle(msg) {
     if (fresh) onEvents(d.events || [], prev);
     if (selected !== null && !legalDiscards().size) selected = null;
     renderState();
-    if (fresh) assist(prev);
+    if (retry) {
+      const again = retry;
+      retry = null;
+      const i = state.legal.findIndex((a) => JSON.stringify(a) === JSON.stringify(again));
+      if (i >= 0) act(i);
+      else toast(S.moved_on, "info");
+    } else if (fresh) assist(prev);
   } else if (msg.t === "hand_end") {
     if (!handEnd || handEnd.hand !== d.hand) settled = null;
     handEnd = d;
@@ -243,6 +251,13 @@ function handle(msg) {
   } else if (msg.t === "error") {
     pending = false;
     sent = false;
+    if (d.code === "stale" && lastAct) {
+      // Others moved while ours was on its way (bots choose their suits at the same
+      // moment): fetch the table and send ours again if it is still allowed.
+      retry = lastAct;
+      socket.send({ t: "sync" });
+      return;
+    }
     toast(refusal(d));
     if (d.code === "stale" || /version/i.test(d.message || "")) socket.send({ t: "sync" });
     if (state) renderActions();
@@ -283,7 +298,8 @@ function renderRoom() {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
       if (r.code) {
         code.hidden = false;
-        code.textContent = `${S.invite_code}: ${r.code}`;
+        code.replaceChildren(el("span", "code-label", `${S.invite_code}: `), r.code);
+        code.title = S.invite_code;
       }
     }).catch(() => {});
   }
@@ -325,6 +341,7 @@ function renderPrestart() {
     room.free_seats ? S.waiting_players : S.waiting_ready));
   box.append(list);
   const row = el("div", "prestart-actions");
+  if (canReady()) row.append(readyButton(S.ready));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
     const add = el("button", "button button-quiet", S.add_bot);
     add.id = "btn-add-bot";
@@ -336,6 +353,14 @@ function renderPrestart() {
     if (room.free_seats && room.status === "open") row.append(joinButton());
   }
   box.append(row);
+}
+
+function readyButton(label) {
+  const b = el("button", "button button-big action-ready", label);
+  b.id = "btn-ready";
+  b.dataset.type = "ready";
+  b.onclick = sendReady;
+  return b;
 }
 
 function joinButton() {
@@ -505,10 +530,7 @@ function renderCenter() {
   for (let k = 0; k < 4; k++) {
     const w = el("span", `cw cw-${posOf(k)}${state.turn === k && state.phase === "play" ? " is-turn" : ""}`
       + `${state.dealer === k ? " is-dealer" : ""}`, windOf(k));
-    if (state.dealer === k) {
-      w.dataset.dealer = S.dealer_mark;
-      w.title = S.dealer;
-    }
+    if (state.dealer === k) w.title = S.dealer;
     winds.append(w);
   }
   const claim = $("#claim-tile");
@@ -565,14 +587,30 @@ function renderHint() {
     el("span", "hint-total", fmt(S.unseen_n, { n: total })));
 }
 
+/**
+ * Re-render ``box`` by building it afresh off the page, and swap only if something changed:
+ * states arrive several times a second while bots play, and replacing a button or a tile
+ * between a finger's down and up would swallow the tap.
+ */
+function patch(box, build) {
+  const fresh = box.cloneNode(false);
+  build(fresh);
+  const same = fresh.innerHTML === box.innerHTML
+    && [...fresh.attributes].every((a) => box.getAttribute(a.name) === a.value)
+    && fresh.attributes.length === box.attributes.length;
+  if (!same) box.replaceWith(fresh);
+}
+
 function renderMine() {
-  const handBox = $("#my-hand");
-  const meldBox = $("#my-melds");
-  handBox.replaceChildren();
-  meldBox.replaceChildren();
+  patch($("#my-melds"), (meldBox) => patch($("#my-hand"), (handBox) => buildMine(handBox, meldBox)));
+  renderHint();
+}
+
+function buildMine(handBox, meldBox) {
   const k = base();
   handBox.dataset.handSeat = k;
   delete handBox.dataset.won;
+  delete handBox.dataset.revealed;
   const p = state.players[k];
   for (const m of p.melds) meldBox.append(meldEl(m));
   if (mySeat === null) {
@@ -620,7 +658,6 @@ function renderMine() {
     handBox.append(tEl);
   });
   if (p.won) handBox.append(tileEl(p.won.tile, "win-tile"));
-  renderHint();
 }
 
 /** Why a tap on this tile does nothing now, in words (null: it does something). */
@@ -675,6 +712,7 @@ function act(index) {
   if (!state || pending) return;
   const action = state.legal[index];
   if (!action) return;
+  lastAct = action;
   if (!socket.send({ t: "act", v: state.version, action })) {
     toast(S.offline);
     return;
@@ -703,18 +741,12 @@ function selectedExchange() {
 }
 
 function renderActions() {
-  const bar = $("#actions");
-  const prompt = $("#prompt");
-  bar.replaceChildren();
-  prompt.textContent = "";
-  if (canReady()) {
-    const b = el("button", "button button-big action-ready", state ? S.ready_next : S.ready);
-    b.id = "btn-ready";
-    b.dataset.type = "ready";
-    b.onclick = sendReady;
-    bar.append(b);
-  }
-  if (!state) return;
+  patch($("#prompt"), (prompt) => patch($("#actions"), (bar) => buildActions(bar, prompt)));
+}
+
+function buildActions(bar, prompt) {
+  if (!state) return; // before the first hand the Ready button is in the seat list
+  if (canReady()) bar.append(readyButton(S.ready_next));
   if (mySeat === null) {
     prompt.textContent = S.spectating;
     if (room && room.free_seats && room.status === "open") bar.append(joinButton());
@@ -1042,6 +1074,11 @@ $("#result").addEventListener("cancel", () => {
 let clockSkew = 0;
 const serverNow = () => Date.now() + clockSkew;
 
+// A clock face drawn inline: emoji fonts are not everywhere.
+const CLOCK_SVG = '<svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" '
+  + 'fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 4.2V8l2.6 1.6" fill="none" '
+  + 'stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>';
+
 /** Whether a person (not a bot, not 托管) is making ``seat``'s current decision. */
 function personDecides(seat) {
   const rs = room && room.seats[seat];
@@ -1063,8 +1100,9 @@ function tick() {
   }
   box.replaceChildren();
   if (left !== null && left >= 1) {
-    box.append(el("span", "timer-icon", "⏱"), el("span", "timer-n", String(left)),
-      el("small", "timer-unit", S.seconds));
+    const icon = el("span", "timer-icon");
+    icon.innerHTML = CLOCK_SVG;
+    box.append(icon, el("span", "timer-n", String(left)), el("small", "timer-unit", S.sec_unit));
     box.classList.toggle("is-urgent", mine && left <= 5);
     box.classList.toggle("is-mine", mine);
   }
