@@ -207,6 +207,7 @@ def error_messages() -> dict[str, str]:
         "game_over": _("The game at this table is over."),
         "no_hand": _("No hand is being played at this table."),
         "stale": _("The table moved on before your move arrived; try again."),
+        "bad_version": _("Your page is behind the table; it has been brought up to date."),
         "not_your_turn": _("Not your turn yet."),
         "out": _("You have won this hand; the others play on."),
         "tile_not_held": _("You do not hold that tile."),
@@ -215,6 +216,7 @@ def error_messages() -> dict[str, str]:
         "hand_over": _("This hand is over."),
         "already_left": _("You have already left this hand."),
         "bad_action": _("That move was not understood."),
+        "bad_tile": _("That is not a tile of this game."),
         "rate_limited": _("Too many requests; wait a moment."),
         "network": _("No connection to the server."),
     }

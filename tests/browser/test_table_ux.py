@@ -22,6 +22,7 @@ from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
 SIZES = {"1280x800": DESKTOP, "390x844": PHONE}
 HERE = Path(__file__).parent
 
+
 def script(name: str) -> str:
     """A function from a .js file beside this one, its leading comment dropped."""
     lines = (HERE / name).read_text().splitlines()
