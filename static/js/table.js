@@ -1,7 +1,9 @@
 // The table page. It renders the server's view of the hand and offers exactly the server's
 // `legal` actions, sent back unchanged; it holds no rules.
 import { api, TableSocket } from "./net.js";
-import { backEl, formatTiles, parseTiles, sortTiles, tileEl, tileLabel } from "./tiles.js";
+import {
+  backEl, formatTiles, parseTiles, setTileNames, sortTiles, tileEl, tileLabel,
+} from "./tiles.js";
 import { setSound, sound } from "./sound.js";
 
 const boot = JSON.parse(document.getElementById("table-boot").textContent);
@@ -108,6 +110,8 @@ function tileName(code) {
   if (LANG === "zh-hans" || !S[code[1]]) return tileLabel(code);
   return `${code[0]} ${S[code[1]]}`;
 }
+
+setTileNames(tileName);
 
 function callout(seat, kind) {
   const c = el("div", `callout callout-${posOf(seat)} callout-${kind}`, S[`call_${kind}`]);
@@ -516,7 +520,7 @@ function renderPools() {
       const tile = tileEl(t, `discard${last ? " is-claimable" : ""}`);
       if (latest && latest.seat === k && latest.n === i + 1) {
         tile.classList.add("is-last");
-        tile.title = `${tileLabel(t)} · ${S.last_discard}`;
+        tile.title = `${tileName(t)} · ${S.last_discard}`;
       }
       pool.append(tile);
     });
@@ -652,7 +656,7 @@ function buildMine(handBox, meldBox) {
     const after = readyAfter(t);
     if (after && legal.has(t)) {
       tEl.classList.add("keeps-ready");
-      tEl.title = `${tileLabel(t)} · ${fmt(S.discard_keeps_ready, { n: after.length })}`;
+      tEl.title = `${tileName(t)} · ${fmt(S.discard_keeps_ready, { n: after.length })}`;
     }
     tEl.addEventListener("click", () => onTileClick(i, t));
     handBox.append(tEl);

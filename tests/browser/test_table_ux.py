@@ -258,3 +258,42 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
     page.screenshot(path=str(screenshots_dir / f"table-ended-{size}.png"))
     assert not errors, errors
     context.close()
+
+
+@pytest.mark.parametrize(("size", "locale"), [("1280x800", "zh-CN"), ("390x844", "en-US")])
+def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size, locale):
+    """One click from the lobby to a table with three bots; the rules fold away, each explained."""
+    context = browser.new_context(viewport=SIZES[size], locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, table_server.url, f"quick{size[:3]}")
+    page.goto(f"{table_server.url}/lobby/")
+    expect(page.locator("#rule-mode")).to_be_visible()  # the one rule shown
+    expect(page.locator("#rule-base")).to_be_hidden()  # the others are folded away
+    page.locator("#more-rules summary").click()
+    expect(page.locator("#rule-base")).to_be_visible()
+    helps = page.locator("#create-form .rule-help")
+    assert helps.count() == page.locator("#create-form .rule").count() > 10
+    assert all(h.inner_text().strip() for h in helps.all())
+    page.screenshot(path=str(screenshots_dir / f"lobby-{size}.png"), full_page=True)
+
+    page.locator("#btn-quick").click()
+    page.wait_for_url(lambda url: "/rooms/" in url)
+    expect(page.locator(".prestart-seat")).to_have_count(4)
+    expect(page.locator(".prestart-seat .tag", has_text=strings(page)["bot"])).to_have_count(3)
+    page.locator("#btn-ready").click()
+    expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
+    page.locator("#menu-help summary").click()
+    expect(page.locator("#help-panel")).to_be_visible()
+    page.screenshot(path=str(screenshots_dir / f"help-{size}.png"))
+    page.keyboard.press("Escape")
+    page.locator("#menu-options summary").click()
+    expect(page.locator("#opt-sound")).not_to_be_checked()  # sounds are off on a first visit
+    page.screenshot(path=str(screenshots_dir / f"options-{size}.png"))
+    page.goto(f"{table_server.url}/leaderboards/sichuan/")
+    page.screenshot(path=str(screenshots_dir / f"leaderboard-{size}.png"), full_page=True)
+    page.goto(f"{table_server.url}/accounts/profile/")
+    page.screenshot(path=str(screenshots_dir / f"profile-{size}.png"), full_page=True)
+    assert not errors, errors
+    context.close()
