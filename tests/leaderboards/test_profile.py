@@ -27,6 +27,8 @@ def test_profile_shows_ratings_and_recent_hands(english, players, make_hand):
 
 
 def test_profile_without_hands_says_so(english, player):
+    player.language = "en"  # a signed-in reader gets their account's language
+    player.save(update_fields=["language"])
     english.force_login(player)
 
     content = english.get(reverse("profile")).content.decode()
