@@ -1,5 +1,5 @@
+from django.conf import settings
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
@@ -19,5 +19,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico whatever the page links: send them to the real one.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    # (The unhashed name: resolving the hashed one at import would need collectstatic first.)
+    path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg")),
 ]

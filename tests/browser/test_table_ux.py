@@ -168,6 +168,8 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     assert unseen(state, "5p") <= 2  # two of the four 5p are in our hand
     page.screenshot(path=str(screenshots_dir / "table-hint-1280x800.png"))
     assert page.evaluate(FITS, "#center") == []
+    fits = page.evaluate(PAGE_FITS)  # the hint line takes room: the whole seat still shows
+    assert fits["wide"] <= 0 and fits["tall"] <= 0 and fits["plateBottom"] <= 0, fits
 
     page.locator('#my-hand .tile[data-tile="1s"].selected').click()
     expect(page.locator('#hint[data-kind="waits"] .wait')).to_have_count(2)
@@ -213,10 +215,21 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
     page.locator("#center").screenshot(path=str(screenshots_dir / f"centre-{size}.png"))
     bad = page.evaluate(FITS, "#center")
     assert bad == [], bad
+    # A discard on offer shows in the centre beside our clock: both must still fit.
+    page.evaluate(
+        """() => {
+          const t = document.querySelector("#my-hand .tile").cloneNode(true);
+          t.className = "tile face claim";
+          document.querySelector("#claim-tile").append(t);
+        }"""
+    )
+    page.locator("#center").screenshot(path=str(screenshots_dir / f"centre-claim-{size}.png"))
+    bad = page.evaluate(FITS, "#center")
+    assert bad == [], bad
+    page.evaluate("() => document.querySelector('#claim-tile').replaceChildren()")
     fits = page.evaluate(PAGE_FITS)
     assert fits["wide"] <= 0 and fits["cutNames"] == [] and fits["plateBottom"] <= 0, fits
-    if size == "390x844":
-        assert fits["tall"] <= 0, fits
+    assert fits["tall"] <= 0, fits  # the whole table on one screen, no scrolling
 
     # A self-drawn win ends the hand (first win ends it): the result must fit too.
     rig_my_turn(table_server.db, room_id, "123456789m55567p", "5p")
