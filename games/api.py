@@ -14,9 +14,11 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import clip
 from games import selectors, services
 from games.models import Room
 from games.rules import available
+from games.throttles import JoinCodeThrottle, RoomCreateThrottle
 
 
 def _refusal(e: services.ServiceError) -> Response:
@@ -84,13 +86,17 @@ class VariantsView(APIView):
 def _error_from_serializer(ser) -> Response:
     field, problems = next(iter(ser.errors.items()))
     return Response(
-        {"code": "bad_request", "detail": f"{field}: {' '.join(map(str, problems))}"},
+        {"code": "bad_request", "detail": clip(f"{field}: {' '.join(map(str, problems))}")},
         status=status.HTTP_400_BAD_REQUEST,
     )
 
 
 class RoomsView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_throttles(self):
+        # Listing is free; opening rooms is what floods the lobby.
+        return [RoomCreateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(operation_id="rooms_list", responses={200: ROOM_SCHEMA})
     def get(self, request):
@@ -108,7 +114,7 @@ class RoomsView(APIView):
             return Response(
                 {
                     "code": "bad_request",
-                    "detail": f"unknown field(s): {', '.join(sorted(unknown))}",
+                    "detail": clip(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}"),
                 },
                 status=400,
             )
@@ -151,6 +157,7 @@ class RoomDetailView(APIView):
 
 class RoomJoinView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [JoinCodeThrottle]
 
     @extend_schema(request=JoinSerializer, responses={200: ROOM_SCHEMA, 403: ERROR_SCHEMA})
     @refusals

@@ -1,70 +1,37 @@
 """Publishing to table sockets, always on commit and always per seat.
 
 Groups: ``room.<id>`` (everyone at the table, spectators included: room
-changes, hand results, settlements), ``room.<id>.seat.<k>`` (the socket(s)
-of the player in seat k: that seat's view) and ``room.<id>.watch``
-(spectators: the view with no concealed tile).  Views come from
-``games.rules.view`` only; nothing here decides visibility.
+changes, hand results, settlements), ``room.<id>.user.<uid>`` (every socket
+of one signed-in user in that room) and ``room.<id>.watch`` (spectators: the
+view with no concealed tile).  A seat's private view goes to the user group
+of whoever occupies the seat *when it is sent* (``selectors.seat_viewers``),
+never to a group fixed at connect: a socket kept open after its user left
+the seat cannot receive the next occupant's tiles.  When occupancy changes,
+the users concerned are told to ``reseat`` (their sockets re-check which
+seat, if any, they watch).  Views come from ``games.rules.view`` only;
+nothing here decides visibility.
 """
 
 from __future__ import annotations
-
-from datetime import UTC, datetime
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.rules import events_for, view
-from games.rules.explain import explain_wins
-from games.rules.hints import hints
-
-ENVELOPE_VERSION = 1
+from games.messages import envelope, hand_end_payload, seat_state
+from games.selectors import room_payload
 
 
 def room_group(room_id) -> str:
     return f"room.{room_id}"
 
 
-def seat_group(room_id, seat: int) -> str:
-    return f"room.{room_id}.seat.{seat}"
+def user_group(room_id, user_id: int) -> str:
+    return f"room.{room_id}.user.{user_id}"
 
 
 def watch_group(room_id) -> str:
     return f"room.{room_id}.watch"
-
-
-def envelope(t: str, v, d) -> dict:
-    return {"t": t, "v": v, "d": d}
-
-
-def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, events=()) -> dict:
-    """The ``state`` envelope for one seat (None: a spectator)."""
-    d = view(state, seat)
-    per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
-    d["events"] = events_for(list(events), seat)
-    d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
-    # Whose turn it is is public, so is its clock; a claim window's clocks are not
-    # (they would tell who can claim).
-    d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
-    d["hand"] = hand_number
-    d["hints"] = hints(state, seat)  # from the seat's own view only
-    # Lets a client correct its countdown for clock skew.
-    d["server_time"] = datetime.now(UTC).isoformat()
-    return envelope("state", state.version, d)
-
-
-def hand_end_payload(state, hand_number: int) -> dict:
-    return {
-        "hand": hand_number,
-        "result": state.result,
-        "wins": [state.won[s] for s in state.win_order],
-        "transfers": state.transfers,
-        "cha": state.extra.get("cha"),
-        "hands": view(state, None)["players"],
-        "seed": state.seed,
-        "explain": explain_wins(state),
-    }
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
@@ -79,35 +46,55 @@ def _send(messages: list[tuple[str, dict]]) -> None:
     async_to_sync(_send_all)(messages)
 
 
-def hand_changed_on_commit(room_id, hand, steps, *, private: bool = False) -> None:
-    """Queue each step's per-seat states (and the result at the end) for commit."""
+def hand_changed_on_commit(
+    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False
+) -> None:
+    """Queue each step's per-seat states (and the result at the end) for commit.
+
+    ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
+    of the seats read under the room lock); seats with nobody to tell are not built."""
     messages = []
     last = len(steps) - 1
     for i, (state, events) in enumerate(steps):
         deadlines = hand.deadlines if i == last else {}
-        for seat in range(4):
+        for seat, user_id in sorted(viewers.items()):
             messages.append(
-                (seat_group(room_id, seat), seat_state(state, seat, deadlines, hand.number, events))
+                (
+                    user_group(room_id, user_id),
+                    seat_state(state, seat, deadlines, hand.number, events),
+                )
             )
         if not private:  # a private room has no spectators to tell
             messages.append(
                 (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
             )
         if state.phase == "ended":
-            payload = hand_end_payload(state, hand.number)
+            payload = hand_end_payload(state, hand)
             messages.append((room_group(room_id), envelope("hand_end", state.version, payload)))
     transaction.on_commit(lambda: _send(messages))
 
 
 def room_changed_on_commit(room_id) -> None:
     def send():
-        from games.selectors import room_payload
-
         payload = room_payload(room_id)
         if payload is not None:
             _send([(room_group(room_id), envelope("room", None, payload))])
 
     transaction.on_commit(send)
+
+
+def reseat_on_commit(room_id, user_ids) -> None:
+    """Tell these users' sockets in the room that their seat changed (joined, left)."""
+    targets = sorted({u for u in user_ids if u})
+    if targets:
+        env = {"type": "table.reseat"}
+
+        async def send():
+            layer = get_channel_layer()
+            for uid in targets:
+                await layer.group_send(user_group(room_id, uid), env)
+
+        transaction.on_commit(lambda: async_to_sync(send)())
 
 
 def settled(room_id, payload: dict) -> None:

@@ -7,24 +7,16 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games import publish
+from games.bot_accounts import display_names
+from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
 from games.rules import HandState, get_variant
-
-
-def _bot_names(user) -> dict | None:
-    from games.services import BOT_DISPLAY, BOT_DISPLAY_EN, BOT_NAMES
-
-    if user is None or not user.is_bot or user.username not in BOT_NAMES:
-        return None
-    n = BOT_NAMES.index(user.username)
-    return {"zh-hans": BOT_DISPLAY[n], "en": BOT_DISPLAY_EN[n]}
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
     user = seat.user
     return {
-        "bot_names": _bot_names(user),
+        "bot_names": display_names(user),
         "index": seat.index,
         "user_id": user.pk if user else None,
         "name": user.shown_name if user else None,
@@ -65,17 +57,21 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         "ws": room.ws_path,
     }
-    if for_user is not None and any(s.user_id == for_user.pk for s in seats):
+    mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
+    if mine is not None and not mine.left:
         out["code"] = room.code
-        out["my_seat"] = next(s.index for s in seats if s.user_id == for_user.pk)
+        out["my_seat"] = mine.index
     return out
 
 
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
-    """Seats with an open socket whose server has beaten recently."""
+    """Seats whose current occupant has an open socket whose server has beaten recently."""
     since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    fresh = Presence.objects.filter(room_id=room_id, seen_at__gte=since).values("user_id")
     return set(
-        Presence.objects.filter(room_id=room_id, seen_at__gte=since).values_list("seat", flat=True)
+        Seat.objects.filter(room_id=room_id, left=False, user_id__in=fresh).values_list(
+            "index", flat=True
+        )
     )
 
 
@@ -88,40 +84,43 @@ def open_rooms(limit: int = 100):
     )
 
 
-def seat_of(room: Room, user) -> int | None:
-    seat = Seat.objects.filter(room=room, user=user).values_list("index", flat=True).first()
-    return seat
+def seat_of(room, user) -> int | None:
+    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(room=room, user=user, left=False)
+        .values_list("index", flat=True)
+        .first()
+    )
+
+
+def seat_viewers(seats) -> dict[int, int]:
+    """Seat index -> the user who sees that seat's private view: its human occupant,
+    unless they left (a bot plays it then, and nobody watches from it)."""
+    return {s.index: s.user_id for s in seats if s.user_id and not s.left and not s.is_bot}
 
 
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
     """Everything a (re)connecting socket needs: room, then the latest hand's state."""
     payload = room_payload(room_id)
-    out = [publish.envelope("room", None, payload)]
+    out = [envelope("room", None, payload)]
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out.append(publish.seat_state(state, seat, hand.deadlines, hand.number))
+        out.append(seat_state(state, seat, hand.deadlines, hand.number))
         if state.phase == "ended":
-            out.append(
-                publish.envelope(
-                    "hand_end", state.version, publish.hand_end_payload(state, hand.number)
-                )
-            )
+            out.append(envelope("hand_end", state.version, hand_end_payload(state, hand)))
             settled = settled_payload(hand)
             if settled is not None:
-                out.append(publish.envelope("settled", None, settled))
+                out.append(envelope("settled", None, settled))
     return out
 
 
 def settled_payload(hand: Hand) -> dict | None:
-    from django.contrib.auth import get_user_model
-
     settlement = Settlement.objects.filter(hand=hand).first()
     if settlement is None:
         return None
-    users = {
-        u.pk: u for u in get_user_model().objects.filter(pk__in=[p for p in hand.players if p])
-    }
     changes = []
     try:
         from leaderboards.models import RatingChange
@@ -144,10 +143,10 @@ def settled_payload(hand: Hand) -> dict | None:
     seats = Seat.objects.filter(room_id=hand.room_id).order_by("index")
     return {
         "hand": hand.number,
+        "hand_id": hand.pk,
         "transfers": settlement.transfers,
         "deltas": settlement.deltas,
         "details": settlement.details,
         "scores": [s.score for s in seats],
-        "balances": {str(uid): users[uid].balance for uid in users},
         "ratings": sorted(changes, key=lambda c: c["seat"]),
     }

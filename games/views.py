@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import selectors, services, throttles
 from games.models import Room
 from games.option_help import option_help
 from games.rules import available
@@ -205,6 +205,10 @@ def error_messages() -> dict[str, str]:
         "not_owner": _("Only the table's owner can do that."),
         "not_a_bot": _("There is no bot in that seat."),
         "game_over": _("The game at this table is over."),
+        "left": _("You left this game's hand in progress: you can rejoin when it is over."),
+        "too_many_rooms": _(
+            "You already have tables waiting for players: start or leave one first."
+        ),
         "no_hand": _("No hand is being played at this table."),
         "stale": _("The table moved on before your move arrived; try again."),
         "bad_version": _("Your page is behind the table; it has been brought up to date."),
@@ -265,7 +269,10 @@ def room(request, pk):
 @login_required
 @require_POST
 def join_by_code(request):
-    code = request.POST.get("code", "").strip().upper()
+    if not throttles.allowed(throttles.JoinCodeThrottle, request):
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("lobby")
+    code = request.POST.get("code", "").strip().upper()[:6]
     room = Room.objects.filter(code=code).first() if code else None
     if room is None:
         messages.error(request, _("No room has that join code."))

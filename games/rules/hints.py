@@ -18,7 +18,7 @@ from __future__ import annotations
 from . import analysis
 from . import tiles as T
 from .state import HandState
-from .variants.base import get_variant
+from .variants import get_variant
 
 
 def _seen(s: HandState, seat: int) -> list[int]:

@@ -98,8 +98,13 @@ function refusal(e) {
   return (S.errors && S.errors[e.code]) || e.detail || e.code;
 }
 
+/** A rule's one line of help: the variant's own when it carries one, else the site's. */
+function helpText(rule) {
+  return named(rule.help) || HELP[rule.id] || "";
+}
+
 function helpLine(rule) {
-  const h = el("small", "rule-help", HELP[rule.id] || "");
+  const h = el("small", "rule-help", helpText(rule));
   h.id = `rule-${rule.id}-help`;
   return h;
 }
@@ -120,7 +125,7 @@ function ruleField(rule) {
     input.id = id;
     input.dataset.rule = rule.id;
     wrap.append(label);
-    if (HELP[rule.id]) {
+    if (helpText(rule)) {
       wrap.append(helpLine(rule));
       input.setAttribute("aria-describedby", `rule-${rule.id}-help`);
     }
@@ -161,7 +166,7 @@ function ruleField(rule) {
     nc.append(cb, ` ${S.no_cap}`);
     wrap.append(nc);
   }
-  if (HELP[rule.id]) {
+  if (helpText(rule)) {
     wrap.append(helpLine(rule));
     input.setAttribute("aria-describedby", `rule-${rule.id}-help`);
   }

@@ -910,7 +910,7 @@ function scoresTable() {
   head.append(el("th", "", ""));
   for (let k = 0; k < 4; k++) head.append(el("th", "", seatName(k)));
   table.append(head);
-  const deltas = handEnd.result ? handEnd.result.deltas : [0, 0, 0, 0];
+  const deltas = settled ? settled.deltas : handEnd.result ? handEnd.result.deltas : [0, 0, 0, 0];
   const row = (label, values, cls) => {
     const tr = el("tr", cls);
     tr.append(el("th", "", label));
@@ -957,6 +957,9 @@ function renderResult() {
   if (!wins.length) body.append(el("p", "result-drawn", S.drawn_game));
   else if (r.reason === "exhausted") body.append(el("p", "result-note", S.wall_out));
   const explain = handEnd.explain || [];
+  // Payments during play come with the result; end-of-hand ones (查叫, refunds) with the
+  // settlement, which repeats them all.
+  const transfers = settled ? settled.transfers : handEnd.transfers;
   const winPaid = new Set();
   wins.forEach((w, n) => {
     const sec = el("section", "result-win");
@@ -983,7 +986,7 @@ function renderResult() {
     sec.append(items);
     const how = explain[n];
     if (how) sec.append(el("p", "result-explain", named(how)));
-    const paid = handEnd.transfers.filter((t) => t.win === w.order
+    const paid = transfers.filter((t) => t.win === w.order
       || (t.reason === "gang_shang_pao" && t.to === w.seat));
     if (paid.length) {
       const ul = el("ul", "transfers result-paid");
@@ -995,7 +998,7 @@ function renderResult() {
     }
     body.append(sec);
   });
-  const cha = handEnd.cha;
+  const cha = handEnd.cha || (settled && settled.details && settled.details.cha);
   if (cha) {
     const sec = el("section", "result-cha");
     sec.append(el("h3", "", S.cha));
@@ -1009,8 +1012,8 @@ function renderResult() {
       body.append(sec);
     }
   }
-  const others = handEnd.transfers.filter((t) => !winPaid.has(t));
-  if (others.length || !handEnd.transfers.length) {
+  const others = transfers.filter((t) => !winPaid.has(t));
+  if (others.length || !transfers.length) {
     const tsec = el("section", "result-transfers");
     tsec.append(el("h3", "", winPaid.size ? S.other_payments : S.transfers));
     if (others.length) {

@@ -23,8 +23,12 @@ def logged_in(user) -> APIClient:
 
 def test_variants_describe_their_house_rules(client):
     body = client.get("/api/variants/").json()
-    assert [v["key"] for v in body] == ["sichuan"]
-    rules = {r["id"]: r for r in body[0]["rules"]}
+    assert [v["key"] for v in body] == ["hangzhou", "sichuan"]
+    by_key = {v["key"]: v for v in body}
+    hangzhou = {r["id"]: r for r in by_key["hangzhou"]["rules"]}
+    assert hangzhou["discard_win_min_streak"]["default"] == 2
+    assert hangzhou["max_streak_factor"]["choices"] == [2, 4, 8, 16]
+    rules = {r["id"]: r for r in by_key["sichuan"]["rules"]}
     assert rules["fan_cap"]["default"] == 4 and rules["fan_cap"]["nullable"] is True
     assert rules["mode"]["choices"] == ["xuezhan", "plain"]
     assert rules["ding_que"]["label"] == {"zh-hans": "定缺", "en": "Declare a missing suit"}

@@ -32,7 +32,7 @@ def test_auto_play_plays_the_seat_at_once_and_stops_when_taken_back(make_user, c
 
     sweep(minutes=0.1)  # six seconds: the bots' pace, long before ann's 15 seconds
     hand.refresh_from_db()
-    assert HandState.from_json(hand.state).que[0] is not None
+    assert HandState.from_json(hand.state).vs["que"][0] is not None
     assert [a.source for a in HandAction.objects.filter(hand=hand, seat=0)] == ["bot"]
 
     assist.seat_auto_play(room_id=room.pk, user=ann, on=False)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0002_presence'),
+        ('games', '0004_match'),
     ]
 
     operations = [
