@@ -219,6 +219,8 @@ async function setupCreate() {
     o.value = v.key;
     select.append(o);
   }
+  // The site's first rule set (the one most players know) unless another is chosen.
+  if (variants.some((v) => v.key === "sichuan")) select.value = "sichuan";
   select.addEventListener("change", renderRules);
   renderRules();
   $("#opt-private").addEventListener("change", syncTimerControls);
