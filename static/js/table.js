@@ -23,7 +23,6 @@ let selected = null; // index into the rendered hand of the tile picked for disc
 const exchangeSel = new Set(); // indices picked for 换三张
 let pending = false; // an action was sent; wait for the next state
 let dismissedResult = null; // hand number whose result dialog was closed
-let sent = false; // an action of ours is on its way: a move of our seat we did not send was played for us
 let lastAct = null; // the last action we sent, to send again if it arrived on a stale version
 let retry = null; // that action, while the fresh state it may be sent again on is awaited
 let lastDiscard = null; // {seat, n}: the latest discard, for the marker (from the events)
@@ -134,7 +133,7 @@ function playedForMe(e) {
   return S.auto_move;
 }
 
-function onEvents(events) {
+function onEvents(events, ours) {
   for (const e of events) {
     if (e.type === "TileDiscarded") {
       lastDiscard = { seat: e.seat, n: state.players[e.seat].discards.length };
@@ -151,8 +150,7 @@ function onEvents(events) {
   const mine = events.filter((e) => e.seat === mySeat && TIMEOUT_MOVES.has(e.type));
   if (!mine.length) return;
   const me = myRoomSeat();
-  if (!sent && !(me && (me.auto || me.left))) toast(playedForMe(mine[0]), "info");
-  sent = false;
+  if (!ours && !(me && (me.auto || me.left))) toast(playedForMe(mine[0]), "info");
 }
 
 /** The player's standing orders: win when possible, pass on pung/kong offers. */
@@ -230,9 +228,13 @@ function handle(msg) {
       }
     }
     if (prev && prev.phase !== d.phase) exchangeSel.clear();
+    // The first state after we sent an action settles it (ours, or another that beat it,
+    // and then ours comes back refused): a move of our seat in any other state was not
+    // sent by us: the clock ran out and the server played it.
+    const ours = pending;
     state = d;
     pending = false;
-    if (fresh) onEvents(d.events || [], prev);
+    if (fresh) onEvents(d.events || [], ours);
     if (selected !== null && !legalDiscards().size) selected = null;
     renderState();
     if (retry) {
@@ -254,7 +256,6 @@ function handle(msg) {
     }
   } else if (msg.t === "error") {
     pending = false;
-    sent = false;
     if (d.code === "stale" && lastAct) {
       // Others moved while ours was on its way (bots choose their suits at the same
       // moment): fetch the table and send ours again if it is still allowed.
@@ -722,7 +723,6 @@ function act(index) {
     return;
   }
   pending = true;
-  sent = true;
   selected = null;
   exchangeSel.clear();
   renderMine();

@@ -310,3 +310,34 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     page.screenshot(path=str(screenshots_dir / f"profile-{size}.png"), full_page=True)
     assert not errors, errors
     context.close()
+
+
+def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
+    """Three seconds to choose the missing suit, and no choice: the server chooses, and says so."""
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    sign_up(page, table_server.url, "sleepy")
+    created = api(
+        page,
+        "POST",
+        "/api/rooms/",
+        {
+            "variant": "sichuan",
+            "rules": {},
+            "hands": 1,
+            "private": True,
+            "bots": 3,
+            "discard_seconds": 3,
+            "claim_seconds": 3,
+        },
+    )
+    assert created["status"] == 201, created
+    page.goto(f"{table_server.url}/rooms/{created['data']['id']}/")
+    page.locator("#btn-ready").click()
+    expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
+    expect(page.locator("#timer .timer-n")).to_be_visible()  # our clock is shown, labelled
+    S = strings(page)
+    words = S["auto_que"].split("%(suit)s")[0].strip()
+    expect(page.locator(".toast", has_text=words)).to_be_visible(timeout=10_000)
+    assert table_state(page)["players"][table_state(page)["seat"]]["que"] is not None
+    context.close()
