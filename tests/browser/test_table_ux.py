@@ -300,6 +300,10 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     page.locator("#menu-help summary").click()
     expect(page.locator("#help-panel")).to_be_visible()
     page.screenshot(path=str(screenshots_dir / f"help-{size}.png"))
+    box = page.locator("#help-panel").bounding_box()
+    width, height = SIZES[size]["width"], SIZES[size]["height"]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box  # all of it on screen
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
     page.keyboard.press("Escape")
     page.locator("#menu-options summary").click()
     expect(page.locator("#opt-sound")).not_to_be_checked()  # sounds are off on a first visit
