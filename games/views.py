@@ -15,23 +15,8 @@ from django.views.decorators.http import require_POST
 from games import selectors, services, throttles
 from games.models import Room
 from games.option_help import option_help
-from games.rules import available
-from games.rules.variants.sichuan_fan import pattern_names
+from games.rules import available, get_variant
 from games.variants import VARIANTS
-
-# Settlement transfer reasons as the engine names them, for the table's feed and result dialog.
-TRANSFER_REASONS = {
-    "hu": {"zh-hans": "胡", "en": "Win"},
-    "zhi_gang": {"zh-hans": "直杠", "en": "Direct kong"},
-    "mian_xia_gang": {"zh-hans": "面下杠", "en": "Added kong"},
-    "an_gang": {"zh-hans": "暗杠", "en": "Concealed kong"},
-    "gang_shang_pao": {"zh-hans": "杠上炮(呼叫转移)", "en": "Kong money passed on (杠上炮)"},
-    "cha_hua_zhu": {"zh-hans": "查花猪", "en": "Flower-pig check"},
-    "cha_da_jiao": {"zh-hans": "查大叫", "en": "Not-ready check"},
-    "kong_refund": {"zh-hans": "退杠钱", "en": "Kong money refunded"},
-    "escape": {"zh-hans": "逃跑", "en": "Left the table"},
-    "forfeit": {"zh-hans": "退还", "en": "Refund"},
-}
 
 
 def choice_names() -> dict:
@@ -248,6 +233,7 @@ def lobby(request):
 def room(request, pk):
     room = get_object_or_404(Room, pk=pk)
     seat = selectors.seat_of(room, request.user)
+    variant = get_variant(room.variant)
     if room.private and seat is None:
         # A private table is seen only by its players: ask for the join code.
         return render(request, "games/room_code.html", {"room": room}, status=403)
@@ -256,8 +242,8 @@ def room(request, pk):
         "user_id": request.user.pk,
         "ws": room.ws_path,
         "seat": seat,
-        "patterns": pattern_names(),
-        "reasons": TRANSFER_REASONS,
+        "patterns": variant.pattern_names(),
+        "reasons": variant.reason_names(),
         "choices": choice_names(),
         "strings": ui_strings(),
         "errors": error_messages(),
