@@ -86,8 +86,10 @@ def wait_for_my_discard(page: Page, timeout: float = 20) -> None:
         page.wait_for_timeout(50)
 
 
-def rig_my_turn(db: Path, room_id: int, hand: str, drawn: str) -> None:
-    """Give the seat whose turn it is exactly ``hand`` (14 tiles), ``drawn`` just drawn.
+def rig_my_turn(db: Path, room_id: int, choices: list[dict]) -> dict:
+    """Give the seat whose turn it is the first of ``choices`` (``hand``: 14 tiles,
+    ``drawn`` among them) whose tiles are all still hidden (its hand, the wall, the other
+    hands: the rivers are history), and return that choice.
 
     Tiles it needs come from the wall or the other hands, which get its spare ones back."""
     con = sqlite3.connect(db, timeout=10)
@@ -100,10 +102,12 @@ def rig_my_turn(db: Path, room_id: int, hand: str, drawn: str) -> None:
             st = json.loads(raw)
             seat = st["turn"]
             assert st["phase"] == "play" and len(T.parse(st["hands"][seat])) == 14, st["phase"]
-            want = T.parse(hand)
             mine = T.parse(st["hands"][seat])
             places = {k: T.parse(st["hands"][k]) for k in range(4) if k != seat}
             places["wall"] = [T.parse_one(t) for t in st["wall"]]
+            hidden = Counter(mine) + Counter(t for tiles in places.values() for t in tiles)
+            choice = next(c for c in choices if not Counter(T.parse(c["hand"])) - hidden)
+            want = T.parse(choice["hand"])
             spare = list((Counter(mine) - Counter(want)).elements())
             for t in (Counter(want) - Counter(mine)).elements():
                 where = next(k for k, tiles in places.items() if t in tiles)
@@ -114,10 +118,27 @@ def rig_my_turn(db: Path, room_id: int, hand: str, drawn: str) -> None:
                 if k != seat:
                     st["hands"][k] = T.fmt(places[k])
             st["wall"] = [T.to_str(t) for t in places["wall"]]
-            st["drawn"] = drawn
+            st["drawn"] = choice["drawn"]
             con.execute("UPDATE games_hand SET state = ? WHERE id = ?", (json.dumps(st), hand_id))
     finally:
         con.close()
+    return choice
+
+
+# Ready after throwing the 定缺 tile (条): four sets and a pair-plus-two, in either suit.
+READY = [
+    {"hand": "123456789m5567p1s", "drawn": "1s", "waits": ["5p", "8p"], "other": "7p"},
+    {"hand": "123456789p5567m1s", "drawn": "1s", "waits": ["5m", "8m"], "other": "7m"},
+    {"hand": "123456789m2234p1s", "drawn": "1s", "waits": ["2p", "5p"], "other": "4p"},
+    {"hand": "123456789p2234m1s", "drawn": "1s", "waits": ["2m", "5m"], "other": "4m"},
+]
+# A self-drawn win, no 条 held.
+WINNING = [
+    {"hand": "123456789m55567p", "drawn": "5p"},
+    {"hand": "123456789p55567m", "drawn": "5m"},
+    {"hand": "123456789m22234p", "drawn": "2p"},
+    {"hand": "123456789p22234m", "drawn": "2m"},
+]
 
 
 def resync(page: Page, tile: str, count: int) -> None:
@@ -145,27 +166,27 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     room_id = start_table(page, table_server.url, "hinter")
     S = strings(page)
 
-    # Ready after throwing the 定缺 tile: 123456789m 55p 67p waits on 5p and 8p.
-    rig_my_turn(table_server.db, room_id, "123456789m5567p1s", "1s")
+    ready = rig_my_turn(table_server.db, room_id, READY)
+    waits, other = ready["waits"], ready["other"]
     resync(page, "1s", 1)
     expect(page.locator("#my-hand .tile.keeps-ready")).to_have_count(1)
     expect(page.locator('#my-hand .tile.keeps-ready[data-tile="1s"]')).to_have_count(1)
     expect(page.locator("#hint")).to_contain_text(S["hint_pick"])
 
     # A tap on a tile that may not go yet says why (the 定缺 suit first).
-    page.locator('#my-hand .tile[data-tile="7p"]').click()
+    page.locator(f'#my-hand .tile[data-tile="{other}"]').click()
     toast = page.locator(".toast", has_text=S["tap_que_first"].replace("%(suit)s", S["s"]))
     expect(toast).to_be_visible()
-    assert "locked" in page.locator('#my-hand .tile[data-tile="7p"]').get_attribute("class")
+    assert "locked" in page.locator(f'#my-hand .tile[data-tile="{other}"]').get_attribute("class")
 
     # Picking 1s shows what that discard leaves: the waits and how many of each are unseen.
     page.locator('#my-hand .tile[data-tile="1s"]').click()
-    waits = page.locator("#hint .wait")
-    expect(waits).to_have_count(2)
+    items = page.locator("#hint .wait")
+    expect(items).to_have_count(2)
     state = table_state(page)
-    shown = [(w.get_attribute("data-tile"), int(w.get_attribute("data-left"))) for w in waits.all()]
-    assert shown == [("5p", unseen(state, "5p")), ("8p", unseen(state, "8p"))], shown
-    assert unseen(state, "5p") <= 2  # two of the four 5p are in our hand
+    shown = [(w.get_attribute("data-tile"), int(w.get_attribute("data-left"))) for w in items.all()]
+    assert shown == [(w, unseen(state, w)) for w in waits], shown
+    assert unseen(state, waits[0]) <= 2  # two of the four are our pair
     page.screenshot(path=str(screenshots_dir / "table-hint-1280x800.png"))
     assert page.evaluate(FITS, "#center") == []
     fits = page.evaluate(PAGE_FITS)  # the hint line takes room: the whole seat still shows
@@ -175,7 +196,7 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     expect(page.locator('#hint[data-kind="waits"] .wait')).to_have_count(2)
     expect(page.locator("#hint")).to_contain_text(S["hint_ready"])
     tiles = page.locator('#hint[data-kind="waits"] .wait')
-    assert [w.get_attribute("data-tile") for w in tiles.all()] == ["5p", "8p"]
+    assert [w.get_attribute("data-tile") for w in tiles.all()] == waits
 
     # 托管: the seat is played for us (a discard, a claim or a win) until we take it back.
     me = state["seat"]
@@ -232,8 +253,8 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
     assert fits["tall"] <= 0, fits  # the whole table on one screen, no scrolling
 
     # A self-drawn win ends the hand (first win ends it): the result must fit too.
-    rig_my_turn(table_server.db, room_id, "123456789m55567p", "5p")
-    resync(page, "5p", 3)
+    win = rig_my_turn(table_server.db, room_id, WINNING)
+    resync(page, win["drawn"], 3)
     page.locator('#actions button[data-type="hu"]').click()
     dialog = page.locator("#result[open]")
     expect(dialog).to_be_visible()
