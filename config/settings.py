@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
+    "clubs",
     "games",
     "leaderboards",
 ]
@@ -230,6 +231,8 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Counted in the cache (Redis when configured), so every process shares the count.
+    "DEFAULT_THROTTLE_RATES": {"club_join": os.environ.get("CLUB_JOIN_RATE", "10/min")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong platform API",

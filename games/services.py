@@ -22,6 +22,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from clubs import selectors as club_selectors
+from clubs.services import ClubError, room_rules
 from games import publish
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
@@ -93,10 +95,12 @@ def room_create(
     bots: int = 0,
     discard_seconds: int | None = 15,
     claim_seconds: int | None = 8,
+    preset: int | None = None,
 ) -> Room:
+    club = _club_rules(preset, owner, variant, rules) if preset is not None else None
     try:
-        v = get_variant(variant)
-        opts = v.resolve_options(rules or {})
+        v = get_variant(club.variant if club else variant)
+        opts = v.resolve_options(club.rules if club else rules or {})
     except (UnknownVariant, OptionsError) as e:
         code = "bad_rules" if isinstance(e, OptionsError) else "unknown_variant"
         raise ServiceError(code, str(e)) from None
@@ -114,7 +118,9 @@ def room_create(
                 room = Room.objects.create(
                     variant=v.key,
                     rules=opts.to_json(),
-                    rule_choices=dict(rules or {}),
+                    rule_choices=club.choices if club else dict(rules or {}),
+                    club_id=club.club_id if club else None,
+                    preset_version=club.version if club else None,
                     hands_total=hands,
                     private=private,
                     owner=owner,
@@ -131,6 +137,17 @@ def room_create(
         Seat.objects.create(room=room, index=i, user=bot_user(i) if i <= bots else None)
     publish.room_changed_on_commit(room.pk)
     return room
+
+
+def _club_rules(preset, owner, variant, rules):
+    """A club room's rules, from the preset's newest version and the room's unlocked choices."""
+    try:
+        club = room_rules(preset_id=preset, user=owner, overrides=rules)
+    except ClubError as e:
+        raise ServiceError(e.code, e.message, e.status) from None
+    if variant and variant != club.variant:
+        raise ServiceError("bad_variant", f"the preset is for {club.variant}, not {variant}")
+    return club
 
 
 def _lock_room(room_id) -> Room:
@@ -154,6 +171,8 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     seats = _seats(room)
     if any(s.user_id == user.pk for s in seats):
         return room
+    if club_selectors.room_hidden_from(room.club_id, user):
+        raise ServiceError("no_room", "no such room", 404)
     if room.private and (not isinstance(code, str) or code.strip().upper() != room.code):
         raise ServiceError("wrong_code", "wrong join code for this private room", 403)
     if room.status != Room.Status.OPEN:
