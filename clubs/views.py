@@ -55,8 +55,6 @@ def ui_strings() -> dict[str, str]:
         "no_cap": _("No cap"),
         "locked": _("Locked"),
         "lock": _("Lock for rooms"),
-        "saved": _("Saved version %(n)s"),
-        "created": _("Preset created"),
         "no_rooms": _("No open tables in this club."),
         "seats_filled": _("%(n)s/4 seated"),
         "join": _("Join this table"),
