@@ -7,7 +7,7 @@ selector, shape the answer.  Every refusal is ``{"code", "detail"}`` (plus
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -36,16 +36,10 @@ class ClubAPIView(APIView):
     permission_classes = [IsAuthenticated]
 
     def handle_exception(self, exc):
+        # DRF's own refusals (auth, throttle, parse) get their code from config.api.
         if isinstance(exc, ClubError):
             return _refusal(exc.code, exc.message, exc.status, exc.option)
-        response = super().handle_exception(exc)
-        if isinstance(exc, exceptions.APIException):  # reshaped; headers (Retry-After) kept
-            code = exc.get_codes()
-            response.data = {
-                "code": code if isinstance(code, str) else "bad_request",
-                "detail": str(exc.detail),
-            }
-        return response
+        return super().handle_exception(exc)
 
     def body(self, serializer_class):
         """The validated JSON object, or a 400 naming the first field at fault."""
@@ -61,11 +55,11 @@ class ClubAPIView(APIView):
         return ser.validated_data
 
 
-class NameSerializer(serializers.Serializer):
+class ClubNameSerializer(serializers.Serializer):
     name = serializers.CharField(allow_blank=True)
 
 
-class JoinSerializer(serializers.Serializer):
+class ClubJoinSerializer(serializers.Serializer):
     invite_code = serializers.CharField(allow_blank=True)
 
 
@@ -83,7 +77,7 @@ class PresetUpdateSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class RoleSerializer(serializers.Serializer):
+class ClubRoleSerializer(serializers.Serializer):
     role = serializers.CharField()
 
 
@@ -92,9 +86,9 @@ class ClubsView(ClubAPIView):
     def get(self, request):
         return Response(selectors.clubs_of(request.user))
 
-    @extend_schema(request=NameSerializer, responses={201: CLUB, 400: ERROR})
+    @extend_schema(request=ClubNameSerializer, responses={201: CLUB, 400: ERROR})
     def post(self, request):
-        d = self.body(NameSerializer)
+        d = self.body(ClubNameSerializer)
         m = services.club_create(owner=request.user, name=d["name"])
         club = m.club
         return Response(
@@ -107,9 +101,9 @@ class ClubJoinView(ClubAPIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "club_join"
 
-    @extend_schema(request=JoinSerializer, responses={201: CLUB, 404: ERROR, 429: ERROR})
+    @extend_schema(request=ClubJoinSerializer, responses={201: CLUB, 404: ERROR, 429: ERROR})
     def post(self, request):
-        d = self.body(JoinSerializer)
+        d = self.body(ClubJoinSerializer)
         m, created = services.club_join(user=request.user, invite_code=d["invite_code"])
         return Response({"club": m.club_id, "role": m.role}, status=201 if created else 200)
 
@@ -158,10 +152,10 @@ class PresetVersionsView(ClubAPIView):
 
 
 class MemberRoleView(ClubAPIView):
-    @extend_schema(request=RoleSerializer, responses={200: CLUB, 403: ERROR, 404: ERROR})
+    @extend_schema(request=ClubRoleSerializer, responses={200: CLUB, 403: ERROR, 404: ERROR})
     def post(self, request, pk, user_id):
         services.member_of(pk, request.user)
-        d = self.body(RoleSerializer)
+        d = self.body(ClubRoleSerializer)
         m = services.member_set_role(
             club_id=pk, actor=request.user, user_id=user_id, role=d["role"]
         )

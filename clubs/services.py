@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion, new_invite_code
+from config.api import clip
 from games.rules import OptionsError, UnknownVariant, get_variant
 
 Role = Membership.Role
@@ -38,6 +39,10 @@ class ClubError(Exception):
     message: str
     status: int = 400
     option: str | None = None
+
+    def __post_init__(self):
+        # Messages may quote what was sent (an option's value): never whole.
+        self.message = clip(self.message)
 
     def __str__(self) -> str:
         return self.message

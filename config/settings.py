@@ -231,9 +231,22 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # Counted in the cache (Redis when configured), so every process shares the count.
-    "DEFAULT_THROTTLE_RATES": {"club_join": os.environ.get("CLUB_JOIN_RATE", "10/min")},
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "config.api.api_exception_handler",
+    # Throttles count in the cache (Redis with the services profile, so every process
+    # shares the counts). Views opt in with ``throttle_scope``.
+    "DEFAULT_THROTTLE_RATES": {
+        "room_create": os.environ.get("GAME_ROOM_CREATE_RATE", "10/min"),
+        "room_join": os.environ.get("GAME_ROOM_JOIN_RATE", "20/min"),
+        "club_join": os.environ.get("CLUB_JOIN_RATE", "10/min"),
+    },
 }
+# Rooms one user may have waiting for players (not yet started) at once.
+GAME_MAX_OPEN_ROOMS = int(os.environ.get("GAME_MAX_OPEN_ROOMS", "3"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong platform API",
     "VERSION": "0.1.0",

@@ -12,9 +12,11 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.api import clip
 from games import selectors, services
 from games.models import Room
 from games.rules import available
@@ -86,13 +88,18 @@ class VariantsView(APIView):
 def _error_from_serializer(ser) -> Response:
     field, problems = next(iter(ser.errors.items()))
     return Response(
-        {"code": "bad_request", "detail": f"{field}: {' '.join(map(str, problems))}"},
+        {"code": "bad_request", "detail": clip(f"{field}: {' '.join(map(str, problems))}")},
         status=status.HTTP_400_BAD_REQUEST,
     )
 
 
 class RoomsView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+    throttle_scope = "room_create"
+
+    def get_throttles(self):
+        # Listing is free; opening rooms is what floods the lobby.
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(operation_id="rooms_list", responses={200: ROOM_SCHEMA})
     def get(self, request):
@@ -110,7 +117,7 @@ class RoomsView(APIView):
             return Response(
                 {
                     "code": "bad_request",
-                    "detail": f"unknown field(s): {', '.join(sorted(unknown))}",
+                    "detail": clip(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}"),
                 },
                 status=400,
             )
@@ -155,6 +162,9 @@ class RoomDetailView(APIView):
 
 class RoomJoinView(APIView):
     permission_classes = [IsAuthenticated]
+    # Join codes are six letters: guessing them must be slow.
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "room_join"
 
     @extend_schema(request=JoinSerializer, responses={200: ROOM_SCHEMA, 403: ERROR_SCHEMA})
     @refusals

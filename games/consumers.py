@@ -3,11 +3,17 @@
 Thin by design: authenticate, parse a frame into a typed message, call one
 service, manage group membership.  No game state is kept here between
 frames; every send comes from ``publish.py`` (on commit) or a fresh snapshot.
+Which seat a socket watches is read from the database at connect, on every
+``sync`` and whenever the service tells the user's sockets to ``reseat``;
+seat views are addressed to the seat's current occupant (``publish.py``), so
+a socket whose user left a seat stops seeing it even if that notice is lost.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -16,7 +22,16 @@ from clubs.selectors import room_hidden_from
 from games import publish, selectors, services
 from games.models import Room
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME = 4096  # bytes; an action is a few dozen
+# Per-socket frame budget: a bucket of FRAME_BURST frames refilled at FRAME_RATE a second.
+# Frames over budget are answered with an error and not processed; a socket that keeps
+# sending past it (FRAME_STRIKES refusals without a pause) is closed.
+FRAME_RATE = 8.0
+FRAME_BURST = 30
+FRAME_STRIKES = 60
+CLOSE_RATE_LIMITED = 4429
 
 
 def _error(code: str, message: str) -> str:
@@ -25,7 +40,11 @@ def _error(code: str, message: str) -> str:
 
 @database_sync_to_async
 def _access(room_id, user):
-    room = Room.objects.filter(pk=room_id).first()
+    """(room id, seat) for this user now; (None, None) no such room; seat False: refused."""
+    try:
+        room = Room.objects.filter(pk=room_id).first()
+    except (ValueError, TypeError):
+        room = None
     if room is None:
         return None, None
     seat = selectors.seat_of(room, user)
@@ -34,7 +53,7 @@ def _access(room_id, user):
     return room.pk, seat
 
 
-async def _presence(room_id, seat: int, channel: str, present: bool) -> None:
+async def _presence(room_id, user, channel: str, present: bool) -> None:
     from games import sweeper
 
     if present:
@@ -42,7 +61,7 @@ async def _presence(room_id, seat: int, channel: str, present: bool) -> None:
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
     await database_sync_to_async(services.seat_presence)(
-        room_id=room_id, seat_index=seat, channel=channel, present=present
+        room_id=room_id, user=user, channel=channel, present=present
     )
 
 
@@ -54,6 +73,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room_id = None
         self.seat = None
         self.groups_joined: list[str] = []
+        self.tokens = float(FRAME_BURST)
+        self.refill_at = time.monotonic()
+        self.strikes = 0
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -65,28 +87,90 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seat is False:
             await self.close(code=4403)
             return
-        self.room_id, self.seat = room_id, seat
+        self.room_id = room_id
         await self.accept()
-        groups = [publish.room_group(room_id)]
-        groups.append(
-            publish.seat_group(room_id, seat) if seat is not None else publish.watch_group(room_id)
-        )
-        for g in groups:
-            await self.channel_layer.group_add(g, self.channel_name)
-        self.groups_joined = groups
-        if seat is not None:
-            await _presence(room_id, seat, self.channel_name, True)
+        await self._join(publish.room_group(room_id))
+        await self._join(publish.user_group(room_id, self.user.pk))
+        await self._take_seat(seat)
         await self._send_snapshot()
         ensure_sweeper()
 
     async def disconnect(self, code):
         for g in self.groups_joined:
             await self.channel_layer.group_discard(g, self.channel_name)
+        self.groups_joined = []
         if self.room_id is not None and self.seat is not None:
-            await _presence(self.room_id, self.seat, self.channel_name, False)
+            self.seat = None
+            await _presence(self.room_id, self.user, self.channel_name, False)
+
+    # --- seat and groups ---------------------------------------------------------
+    async def _join(self, group: str) -> None:
+        if group not in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+
+    async def _drop(self, group: str) -> None:
+        if group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.groups_joined.remove(group)
+
+    async def _take_seat(self, seat: int | None) -> None:
+        """Watch from ``seat`` (None: as a spectator), after watching from ``self.seat``."""
+        before, self.seat = self.seat, seat
+        if seat is None:
+            await self._join(publish.watch_group(self.room_id))
+        else:
+            await self._drop(publish.watch_group(self.room_id))
+        if (before is None) != (seat is None):
+            await _presence(self.room_id, self.user, self.channel_name, seat is not None)
+
+    async def _reseat(self) -> bool:
+        """Re-read this user's seat; False when the socket was closed (a private room
+        they are no longer seated in)."""
+        room_id, seat = await _access(self.room_id, self.user)
+        if room_id is None or seat is False:
+            await self.close(code=4404 if room_id is None else 4403)
+            return False
+        await self._take_seat(seat)
+        return True
+
+    async def table_reseat(self, event):
+        if await self._reseat():
+            await self._send_snapshot()
+
+    # --- frames ----------------------------------------------------------------------
+    def _within_budget(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(FRAME_BURST, self.tokens + (now - self.refill_at) * FRAME_RATE)
+        self.refill_at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
 
     async def receive(self, text_data=None, bytes_data=None):
-        if bytes_data is not None:
+        if self.room_id is None:
+            return
+        if not self._within_budget():
+            if self.strikes >= FRAME_STRIKES:
+                await self.close(code=CLOSE_RATE_LIMITED)
+            else:
+                await self.send(_error("rate_limited", "too many messages: slow down"))
+            return
+        try:
+            await self._handle(text_data, bytes_data)
+        except services.ServiceError as e:
+            await self.send(_error(e.code, e.message))
+        except Exception:
+            # Whatever a frame does, the socket stays usable and nothing is half-done
+            # (services run in their own transactions).
+            log.exception("table socket frame failed (room %s)", self.room_id)
+            await self.send(_error("server_error", "the server could not handle that message"))
+
+    async def _handle(self, text_data, bytes_data):
+        if bytes_data is not None or text_data is None:
             await self.send(_error("bad_frame", "send JSON text frames"))
             return
         if len(text_data.encode()) > MAX_FRAME:
@@ -97,34 +181,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         except json.JSONDecodeError as e:
             await self.send(_error("bad_json", f"malformed JSON: {e.msg}"))
             return
+        except RecursionError:
+            await self.send(_error("bad_json", "malformed JSON: nested too deeply"))
+            return
         if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
             await self.send(_error("bad_message", 'a message is an object with a string "t"'))
             return
         kind = msg["t"]
         if kind == "sync":
-            await self._send_snapshot()
+            if await self._reseat():
+                await self._send_snapshot()
             return
-        if self.seat is None and kind in ("ready", "act"):
+        if kind not in ("ready", "act"):
+            await self.send(_error("bad_message", f"unknown message type {kind[:40]!r}"))
+            return
+        if self.seat is None:
             await self.send(_error("spectator", "spectators cannot play"))
             return
-        try:
-            if kind == "ready":
-                await database_sync_to_async(services.room_ready)(
-                    room_id=self.room_id, user=self.user
-                )
-            elif kind == "act":
-                if not isinstance(msg.get("action"), dict):
-                    await self.send(_error("bad_message", '"act" needs an "action" object'))
-                    return
-                # Not thread-sensitive: actions at different tables run in parallel
-                # threads (each with its own connection); the room lock orders them.
-                await database_sync_to_async(services.hand_act, thread_sensitive=False)(
-                    room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
-                )
-            else:
-                await self.send(_error("bad_message", f"unknown message type {kind!r}"))
-        except services.ServiceError as e:
-            await self.send(_error(e.code, e.message))
+        if kind == "ready":
+            await database_sync_to_async(services.room_ready)(room_id=self.room_id, user=self.user)
+            return
+        if not isinstance(msg.get("action"), dict):
+            await self.send(_error("bad_message", '"act" needs an "action" object'))
+            return
+        # Not thread-sensitive: actions at different tables run in parallel threads (each
+        # with its own connection); the room lock orders them.
+        await database_sync_to_async(services.hand_act, thread_sensitive=False)(
+            room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
+        )
 
     async def _send_snapshot(self):
         envelopes = await database_sync_to_async(selectors.table_snapshot)(self.room_id, self.seat)

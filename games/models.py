@@ -153,12 +153,17 @@ class Settlement(models.Model):
 
 
 class Presence(models.Model):
-    """One open table socket of a seated player, kept fresh by its server's heartbeat.
+    """One open table socket of a signed-in user, kept fresh by its server's heartbeat.
 
-    A server that dies stops beating and its rows expire, so a crash cannot leave a
-    player counted as present (which would keep the away clock from ever starting)."""
+    It belongs to the user, not to a seat: a seat counts as present while its *current*
+    occupant has a fresh row, so a socket kept open after its user left cannot vouch for
+    whoever takes the seat next.  A server that dies stops beating and its rows expire,
+    so a crash cannot leave a player counted as present (which would keep the away clock
+    from ever starting)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="presences")
-    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences"
+    )
     channel = models.CharField(max_length=255, unique=True)
     seen_at = models.DateTimeField(db_index=True)

@@ -67,17 +67,21 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "ws": room.ws_path,
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
-    if for_user is not None and any(s.user_id == for_user.pk for s in seats):
+    mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
+    if mine is not None and not mine.left:
         out["code"] = room.code
-        out["my_seat"] = next(s.index for s in seats if s.user_id == for_user.pk)
+        out["my_seat"] = mine.index
     return out
 
 
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
-    """Seats with an open socket whose server has beaten recently."""
+    """Seats whose current occupant has an open socket whose server has beaten recently."""
     since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    fresh = Presence.objects.filter(room_id=room_id, seen_at__gte=since).values("user_id")
     return set(
-        Presence.objects.filter(room_id=room_id, seen_at__gte=since).values_list("seat", flat=True)
+        Seat.objects.filter(room_id=room_id, left=False, user_id__in=fresh).values_list(
+            "index", flat=True
+        )
     )
 
 
@@ -92,9 +96,21 @@ def open_rooms(limit: int = 100, *, for_user=None):
     )
 
 
-def seat_of(room: Room, user) -> int | None:
-    seat = Seat.objects.filter(room=room, user=user).values_list("index", flat=True).first()
-    return seat
+def seat_of(room, user) -> int | None:
+    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(room=room, user=user, left=False)
+        .values_list("index", flat=True)
+        .first()
+    )
+
+
+def seat_viewers(seats) -> dict[int, int]:
+    """Seat index -> the user who sees that seat's private view: its human occupant,
+    unless they left (a bot plays it then, and nobody watches from it)."""
+    return {s.index: s.user_id for s in seats if s.user_id and not s.left and not s.is_bot}
 
 
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
@@ -118,14 +134,9 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
 
 
 def settled_payload(hand: Hand) -> dict | None:
-    from django.contrib.auth import get_user_model
-
     settlement = Settlement.objects.filter(hand=hand).first()
     if settlement is None:
         return None
-    users = {
-        u.pk: u for u in get_user_model().objects.filter(pk__in=[p for p in hand.players if p])
-    }
     changes = []
     try:
         from leaderboards.models import RatingChange
@@ -149,6 +160,5 @@ def settled_payload(hand: Hand) -> dict | None:
         "deltas": settlement.deltas,
         "details": settlement.details,
         "scores": [s.score for s in seats],
-        "balances": {str(uid): users[uid].balance for uid in users},
         "ratings": sorted(changes, key=lambda c: c["seat"]),
     }

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, room_rules
+from config.api import clip
 from games import publish
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
@@ -37,11 +38,12 @@ from games.rules import (
     new_hand,
 )
 from games.rules.bots import choose_action
-from games.selectors import present_seats
+from games.selectors import present_seats, seat_viewers
 
 User = get_user_model()
 log = logging.getLogger(__name__)
 
+# Sign-up refuses these names (accounts.adapter.RESERVED_PREFIXES).
 BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
 BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
 BOT_DISPLAY_EN = ("Bot East", "Bot South", "Bot West", "Bot North")
@@ -56,6 +58,10 @@ class ServiceError(Exception):
     message: str
     status: int = 400
 
+    def __post_init__(self):
+        # Messages may quote what was sent (an option's value, a tile string): never whole.
+        self.message = clip(self.message)
+
     def __str__(self) -> str:
         return self.message
 
@@ -65,13 +71,18 @@ class ServiceError(Exception):
 
 
 def bot_user(n: int):
-    user, _ = User.objects.get_or_create(
-        username=BOT_NAMES[n],
-        defaults={"is_bot": True, "display_name": BOT_DISPLAY[n], "email": ""},
-    )
-    if not user.is_bot:
-        raise ServiceError("bot_name_taken", f"the account {user.username} is not a bot", 500)
-    return user
+    """The shared bot account ``n``.  Sign-up cannot take a bot's name, but an account
+    made before that rule (or by an admin) may hold it: then the bot uses another name
+    rather than failing every room that wants it."""
+    for suffix in ("", *(f"-{k}" for k in range(2, 10))):
+        user, _ = User.objects.get_or_create(
+            username=BOT_NAMES[n] + suffix,
+            defaults={"is_bot": True, "display_name": BOT_DISPLAY[n], "email": ""},
+        )
+        if user.is_bot:
+            return user
+        log.warning("the bot name %s is held by a person's account", user.username)
+    raise ServiceError("busy", "no bot account is available", 503)  # pragma: no cover
 
 
 def _check_timer(value, *, private: bool, name: str):
@@ -112,6 +123,14 @@ def room_create(
         raise ServiceError("bad_private", "private must be true or false")
     discard_seconds = _check_timer(discard_seconds, private=private, name="discard")
     claim_seconds = _check_timer(claim_seconds, private=private, name="claim")
+    waiting = Room.objects.filter(owner=owner, status=Room.Status.OPEN).count()
+    if waiting >= settings.GAME_MAX_OPEN_ROOMS:
+        raise ServiceError(
+            "too_many_rooms",
+            f"you already have {waiting} rooms waiting for players: "
+            "start or leave one before opening another",
+            409,
+        )
     for _ in range(5):
         try:
             with transaction.atomic():
@@ -167,15 +186,20 @@ def _current_hand(room: Room) -> Hand | None:
 
 @transaction.atomic
 def room_join(*, room_id, user, code: str | None = None) -> Room:
+    """Take a free seat: before the game starts, or between two of its hands (a seat
+    whose player left opens for someone else until the next hand starts)."""
     room = _lock_room(room_id)
     seats = _seats(room)
-    if any(s.user_id == user.pk for s in seats):
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is not None and not mine.left:
         return room
     if club_selectors.room_hidden_from(room.club_id, user):
         raise ServiceError("no_room", "no such room", 404)
     if room.private and (not isinstance(code, str) or code.strip().upper() != room.code):
         raise ServiceError("wrong_code", "wrong join code for this private room", 403)
-    if room.status != Room.Status.OPEN:
+    if mine is not None:  # left this hand: out of the room until it is over
+        raise ServiceError("left", "you left this game's current hand", 409)
+    if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
         raise ServiceError("room_started", "this room's game has already started", 409)
     free = [s for s in seats if s.user_id is None]
     if not free:
@@ -185,43 +209,50 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     seat.ready = False
     seat.save(update_fields=["user", "ready"])
     publish.room_changed_on_commit(room.pk)
+    publish.reseat_on_commit(room.pk, [user.pk])
     return room
 
 
 @transaction.atomic
 def room_leave(*, room_id, user) -> Room:
+    """The one way out of a room (REST ``leave/`` and the socket's ``leave`` action).
+
+    Mid-hand it is 逃跑: the variant's penalty is taken once, a bot plays the seat to the
+    end of the hand, and the seat then opens for someone else.  Between hands or before
+    the game it costs nothing and frees the seat at once.  Either way the player is out:
+    no socket of theirs acts for the seat or sees its tiles again."""
     room = _lock_room(room_id)
-    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    seats = _seats(room)
+    seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
+    Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
     if hand is not None:
-        # 逃跑: the engine takes the penalty; a bot plays the seat to the end.
-        if not seat.left:
-            state = HandState.from_json(hand.state)
-            out = apply(state, seat.index, {"type": "leave"})
-            if isinstance(out, Rejection):
-                raise ServiceError(out.code, out.reason, 409)
-            seat.left = True
-            seat.ready = False
-            seat.save(update_fields=["left", "ready"])
-            _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)])
-    elif room.status == Room.Status.OPEN:
-        seat.user = None
-        seat.ready = False
-        seat.save(update_fields=["user", "ready"])
-        if not any(s.user_id and not s.user.is_bot for s in _seats(room)):
-            # Nobody but bots is left: close the room rather than list it forever.
-            room.status = Room.Status.FINISHED
-            room.save(update_fields=["status"])
-    else:
-        # Between hands of a started game: the seat is played by a bot from now on.
+        state = HandState.from_json(hand.state)
+        out = apply(state, seat.index, {"type": "leave"})
+        if isinstance(out, Rejection):
+            raise ServiceError(out.code, out.reason, 409)
         seat.left = True
         seat.ready = False
         seat.save(update_fields=["left", "ready"])
-        _maybe_start_hand(room)
+        _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+    elif room.status != Room.Status.FINISHED:
+        seat.user = None
+        seat.ready = False
+        seat.save(update_fields=["user", "ready"])
+        _close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
+    publish.reseat_on_commit(room.pk, [user.pk])
     return room
+
+
+def _close_if_only_bots(room: Room, seats: list[Seat]) -> None:
+    """Nobody but bots is left: close the room rather than list it (or play it) forever."""
+    if not any(s.user_id and not s.left and not s.is_bot for s in seats):
+        room.status = Room.Status.FINISHED
+        room.next_hand_at = None
+        room.save(update_fields=["status", "next_hand_at"])
 
 
 @transaction.atomic
@@ -264,14 +295,15 @@ def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
 @transaction.atomic
 def room_ready(*, room_id, user) -> Room:
     room = _lock_room(room_id)
-    seat = next((s for s in _seats(room) if s.user_id == user.pk), None)
+    seat = next((s for s in _seats(room) if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
     if room.status == Room.Status.FINISHED:
         raise ServiceError("game_over", "this room's game is over", 409)
-    if not seat.ready:
-        seat.ready = True
-        seat.save(update_fields=["ready"])
+    if seat.ready:
+        return room  # nothing changed: nothing to tell the table
+    seat.ready = True
+    seat.save(update_fields=["ready"])
     _maybe_start_hand(room)
     publish.room_changed_on_commit(room.pk)
     return room
@@ -285,7 +317,17 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
         return None
     seats = _seats(room)
     if any(s.user_id is None for s in seats):
-        return None
+        if not (force and room.status == Room.Status.PLAYING):
+            return None
+        # A seat whose player left stayed open for the time between hands; nobody took
+        # it, so a bot does and the game goes on.
+        used = {s.user_id for s in seats}
+        spare = (bot_user(n) for n in range(4))
+        for seat in seats:
+            if seat.user_id is None:
+                seat.user = next(b for b in spare if b.pk not in used)
+                used.add(seat.user.pk)
+                seat.save(update_fields=["user"])
     if not force and not all(s.ready or s.bot_controlled for s in seats):
         return None
     return _hand_start(room, seats)
@@ -313,7 +355,11 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     room.next_hand_at = None
     room.save(update_fields=["status", "next_hand_at"])
     publish.hand_changed_on_commit(
-        room.pk, hand, [(state, [{"type": "HandStarted"}])], private=room.private
+        room.pk,
+        hand,
+        [(state, [{"type": "HandStarted"}])],
+        viewers=seat_viewers(seats),
+        private=room.private,
     )
     publish.room_changed_on_commit(room.pk)
     return hand
@@ -333,9 +379,13 @@ def hand_act(*, room_id, user, version, action) -> int:
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
     seats = _seats(room)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
+    seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
+    if action.get("type") == "leave":
+        # One leave path, whichever door it comes through (the lock is re-entered).
+        room_leave(room_id=room.pk, user=user)
+        return Hand.objects.get(pk=hand.pk).version
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
     if version != hand.version:
@@ -348,11 +398,14 @@ def hand_act(*, room_id, user, version, action) -> int:
     return hand.version
 
 
-def _record(room: Room, hand: Hand, steps, seats: list[Seat] | None = None) -> None:
+def _record(
+    room: Room, hand: Hand, steps, seats: list[Seat] | None = None, now: datetime | None = None
+) -> None:
     """Append accepted actions to the log and save the snapshot, in this transaction.
 
-    ``steps`` is a list of ``(seat, action, source, new_state, events)``."""
-    now = timezone.now()
+    ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
+    clock the actions were decided on (a deadline sweep's)."""
+    now = now or timezone.now()
     HandAction.objects.bulk_create(
         [
             HandAction(hand=hand, seq=state.version, seat=seat, action=action, source=source)
@@ -370,12 +423,16 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat] | None = None) -> N
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
-        _after_hand(room, state, now)
+        _after_hand(room, state, seats, now)
     else:
         _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
     publish.hand_changed_on_commit(
-        room.pk, hand, [(s, e) for *_, s, e in steps], private=room.private
+        room.pk,
+        hand,
+        [(s, e) for *_, s, e in steps],
+        viewers=seat_viewers(seats),
+        private=room.private,
     )
     if state.phase == "ended":
         from games.tasks import settle_hand
@@ -384,7 +441,7 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat] | None = None) -> N
         transaction.on_commit(lambda: settle_hand.delay(hand.pk))
 
 
-def _after_hand(room: Room, state, now: datetime) -> None:
+def _after_hand(room: Room, state, seats: list[Seat], now: datetime) -> None:
     room.hands_played += 1
     room.next_dealer = state.result.get("next_dealer")
     if room.hands_played >= room.hands_total:
@@ -394,6 +451,10 @@ def _after_hand(room: Room, state, now: datetime) -> None:
         room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
     room.save(update_fields=["hands_played", "next_dealer", "status", "next_hand_at"])
     Seat.objects.filter(room=room).update(ready=False)
+    # Whoever left during the hand is out of the room now: their seat opens.
+    Seat.objects.filter(room=room, left=True).update(user=None, left=False)
+    if room.status != Room.Status.FINISHED:
+        _close_if_only_bots(room, [s for s in seats if not s.left])
 
 
 def _decision_key(state) -> str:
@@ -425,7 +486,13 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
         delay = _delay(room, seats[seat], state, present)
         if delay is None:
             continue
-        per_seat[str(seat)] = old.get(str(seat)) or (now + timedelta(seconds=delay)).isoformat()
+        due = now + timedelta(seconds=delay)
+        kept = old.get(str(seat))
+        # A clock never moves later within one decision; it moves earlier when a bot takes
+        # the seat over (its player left) or the player's time is cut short.
+        if kept is not None and datetime.fromisoformat(kept) < due:
+            due = datetime.fromisoformat(kept)
+        per_seat[str(seat)] = due.isoformat()
     hand.deadlines = {"key": key, "seats": per_seat}
     hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
 
@@ -436,22 +503,25 @@ def _refresh_deadlines(room: Room) -> None:
     if hand is None:
         return
     state = HandState.from_json(hand.state)
+    seats = _seats(room)
     before = (hand.deadlines, hand.deadline_at)
-    _set_deadlines(room, hand, state, _seats(room), timezone.now())
+    _set_deadlines(room, hand, state, seats, timezone.now())
     if (hand.deadlines, hand.deadline_at) != before:
         hand.save(update_fields=["deadlines", "deadline_at"])
-        publish.hand_changed_on_commit(room.pk, hand, [(state, [])], private=room.private)
+        publish.hand_changed_on_commit(
+            room.pk, hand, [(state, [])], viewers=seat_viewers(seats), private=room.private
+        )
 
 
 @transaction.atomic
-def seat_presence(*, room_id, seat_index: int, channel: str, present: bool) -> None:
+def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     """A seated player's socket opened or closed: a player who goes away (or comes back)
     at a table without timers gets (or loses) a clock for the decision in hand."""
     room = _lock_room(room_id)
     if present:
         Presence.objects.update_or_create(
             channel=channel,
-            defaults={"room": room, "seat": seat_index, "seen_at": timezone.now()},
+            defaults={"room": room, "user": user, "seen_at": timezone.now()},
         )
     else:
         Presence.objects.filter(channel=channel).delete()
@@ -538,7 +608,7 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
             _set_deadlines(room, hand, state, seats, now)
     if not steps:
         return 0
-    _record(room, hand, steps, seats)
+    _record(room, hand, steps, seats, now)
     return len(steps)
 
 

@@ -1,6 +1,8 @@
 """How the site names and describes the four variants.
 
-Presentation only: the rules themselves live in games/rules/ under the same keys.
+Presentation only: the rules themselves live in games/rules/ under the same keys. A
+variant is *playable* once the engine registers it; until then the site shows it as
+coming, never as offered.
 """
 
 from dataclasses import dataclass
@@ -14,6 +16,12 @@ class VariantInfo:
     key: str
     name: Promise
     description: Promise
+
+    @property
+    def playable(self) -> bool:
+        from games.rules import available
+
+        return any(v.key == self.key for v in available())
 
 
 VARIANTS: tuple[VariantInfo, ...] = (

@@ -1,5 +1,15 @@
+from pathlib import Path
+
 import pytest
 from django.core.cache import caches
+
+OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
+
+
+def pytest_configure(config):
+    # The SQLite test database and the browser tests' screenshots live here; a fresh clone
+    # has no such folder, and SQLite cannot create one.
+    OUTPUT_DIR.mkdir(exist_ok=True)
 
 
 @pytest.fixture(autouse=True)

@@ -4,11 +4,23 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 
-def test_home_lists_the_four_variants(client):
+def _card(content: str, element_id: str) -> str:
+    start = content.index(f'id="{element_id}"')
+    return content[start : content.index("</li>", start)]
+
+
+def test_home_lists_the_four_variants_and_offers_only_the_playable_ones(client):
+    from games.rules import available
+
+    client.cookies["django_language"] = "en"
     content = client.get(reverse("home")).content.decode()
 
+    playable = {v.key for v in available()}
+    assert "sichuan" in playable
     for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
-        assert f'id="variant-{key}"' in content
+        card = _card(content, f"variant-{key}")
+        assert ("Coming soon" in card) == (key not in playable)
+        assert (f'href="{reverse("lobby")}"' in card) == (key in playable)
 
 
 @pytest.mark.parametrize("name", ["lobby", "leaderboards", "account_login", "account_signup"])
@@ -21,7 +33,12 @@ def test_leaderboards_say_no_games_yet_per_variant(client):
 
     content = client.get(reverse("leaderboards")).content.decode()
 
-    assert content.count("No games played yet.") == 4
+    from games.rules import available
+
+    playable = {v.key for v in available()}
+    assert content.count("No games played yet.") == len(playable)
+    for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
+        assert ("Coming soon" in _card(content, f"leaderboard-{key}")) == (key not in playable)
 
 
 def test_stylesheet_is_served_locally(client):
