@@ -8,8 +8,8 @@ const BOOT = JSON.parse(document.getElementById("clubs-boot").textContent);
 const S = BOOT.strings;
 const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWith("zh")
   ? "zh-hans" : "en";
-const form = ruleForm({ strings: S, choices: {}, lang: LANG });
-const { el, named } = form;
+const ruleUi = ruleForm({ strings: S, choices: {}, lang: LANG });
+const { el, named } = ruleUi;
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
 
@@ -124,7 +124,7 @@ function lockToggle(rule, locked) {
   cb.id = `lock-${rule.id}`;
   cb.dataset.lockFor = rule.id;
   cb.checked = locked;
-  label.append(cb, ` 🔒 ${S.lock}`);
+  label.append(cb, ` ${S.lock}`);
   return label;
 }
 
@@ -132,7 +132,7 @@ function renderEditor(v, values, locked) {
   const box = $("#rules-fields");
   box.replaceChildren();
   for (const rule of v.rules) {
-    const field = form.field(rule, rule.id in values ? values[rule.id] : rule.default);
+    const field = ruleUi.field(rule, rule.id in values ? values[rule.id] : rule.default);
     field.append(lockToggle(rule, locked.includes(rule.id)));
     box.append(field);
   }
@@ -157,7 +157,7 @@ async function setupEditor(variants) {
     onSubmit("#preset-form", async (f) => {
       const v = variants.find((x) => x.key === select.value);
       const preset = await api("POST", base, {
-        variant: v.key, name: f.name.value, rules: form.collect(v.rules),
+        variant: v.key, name: f.name.value, rules: ruleUi.collect(v.rules),
         locked: lockedIds(v), note: f.note.value,
       });
       location.href = `/clubs/${BOOT.club_id}/presets/${preset.id}/`;
@@ -169,7 +169,7 @@ async function setupEditor(variants) {
   renderEditor(v, p.choices, p.locked);
   onSubmit("#preset-form", async (f) => {
     await api("PUT", `${base}${p.id}/`, {
-      rules: form.collect(v.rules), locked: lockedIds(v), note: f.note.value,
+      rules: ruleUi.collect(v.rules), locked: lockedIds(v), note: f.note.value,
     });
     location.reload();
   });
@@ -180,16 +180,16 @@ function setupPlay(variants) {
   const v = variants.find((x) => x.key === p.variant);
   const box = $("#rules-fields");
   for (const rule of v.rules) {
-    const field = form.field(rule, p.rules[rule.id]);
+    const field = ruleUi.field(rule, p.rules[rule.id]);
     if (p.locked.includes(rule.id)) {
       for (const input of field.querySelectorAll("input, select")) input.disabled = true;
       field.classList.add("is-locked");
-      field.append(el("span", "tag tag-locked", `🔒 ${S.locked}`));
+      field.append(el("span", "tag tag-locked", S.locked));
     }
     box.append(field);
   }
   onSubmit("#play-form", async (f) => {
-    const rules = form.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
+    const rules = ruleUi.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
     const room = await api("POST", "/api/rooms/", {
       preset: p.id, rules, hands: Number(f.hands.value) || 8, bots: Number(f.bots.value),
     });

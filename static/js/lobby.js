@@ -8,8 +8,8 @@ const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWi
   ? "zh-hans" : "en";
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
-const form = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
-const { named, choiceName, el } = form;
+const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
+const { named, choiceName, el } = ruleUi;
 let variants = [];
 
 function ruleHighlights(room) {
@@ -85,7 +85,7 @@ function renderRules() {
   const box = $("#rules-fields");
   box.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) box.append(form.field(rule));
+  for (const rule of v.rules) box.append(ruleUi.field(rule));
 }
 
 function syncTimerControls() {
@@ -118,7 +118,7 @@ async function setupCreate() {
     const body = {
       variant: v.key,
       // Only what differs from the default: those are the table's highlights.
-      rules: form.collect(v.rules),
+      rules: ruleUi.collect(v.rules),
       hands: Number($("#opt-hands").value) || 8,
       private: $("#opt-private").checked,
       bots: Number($("#opt-bots").value),
