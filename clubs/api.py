@@ -124,7 +124,7 @@ class InviteView(ClubAPIView):
 class PresetsView(ClubAPIView):
     @extend_schema(request=PresetCreateSerializer, responses={201: PRESET, 400: ERROR, 403: ERROR})
     def post(self, request, pk):
-        services.member_of(pk, request.user)  # outsiders: 404 before the body is judged
+        services.manager_of(pk, request.user)  # who may, before what was sent is judged
         d = self.body(PresetCreateSerializer)
         version = services.preset_create(club_id=pk, actor=request.user, **d)
         return Response(selectors.version_payload(version), status=201)
@@ -138,7 +138,7 @@ class PresetDetailView(ClubAPIView):
 
     @extend_schema(request=PresetUpdateSerializer, responses={200: PRESET, 400: ERROR})
     def put(self, request, pk, pid):
-        services.member_of(pk, request.user)
+        services.manager_of(pk, request.user)
         d = self.body(PresetUpdateSerializer)
         version = services.preset_update(club_id=pk, preset_id=pid, actor=request.user, **d)
         return Response(selectors.version_payload(version))
@@ -154,7 +154,7 @@ class PresetVersionsView(ClubAPIView):
 class MemberRoleView(ClubAPIView):
     @extend_schema(request=ClubRoleSerializer, responses={200: CLUB, 403: ERROR, 404: ERROR})
     def post(self, request, pk, user_id):
-        services.member_of(pk, request.user)
+        services.owner_of(pk, request.user)
         d = self.body(ClubRoleSerializer)
         m = services.member_set_role(
             club_id=pk, actor=request.user, user_id=user_id, role=d["role"]

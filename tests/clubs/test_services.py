@@ -243,3 +243,18 @@ def test_membership_is_unique_per_club(people, club):
     services.club_join(user=people["member"], invite_code=club.invite_code)
 
     assert Membership.objects.filter(club=club, user=people["member"]).count() == 1
+
+
+def test_a_member_hears_not_manager_even_with_a_bad_body(client_for, people, club):
+    r = client_for(people["member"]).post(
+        f"/api/clubs/{club.pk}/presets/", {"nonsense": 1}, format="json"
+    )
+
+    assert r.status_code == 403 and r.json()["code"] == "not_manager"
+
+
+@pytest.mark.parametrize("body", [[1, 2], {"name": "x", "extra": 1}, {}])
+def test_malformed_bodies_are_clear_400s(client_for, people, body):
+    r = client_for(people["owner"]).post("/api/clubs/", body, format="json")
+
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
