@@ -173,3 +173,41 @@ def test_the_history_page_reads_as_sentences(client_for, people, club, history, 
 
     for text in texts:
         assert text in page, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        ("en", ["My clubs", "Create a club", "Join a club", "Tea House", "Manager"]),
+        ("zh-hans", ["我的亲友圈", "创建亲友圈", "加入亲友圈", "Tea House", "管理员"]),
+    ],
+)
+def test_my_clubs_page_in_both_languages(client_for, people, club, lang, texts):
+    page = client_for(speaking(people["manager"], lang)).get("/clubs/").content.decode()
+
+    for text in texts:
+        assert text in page, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        (
+            "en",
+            [
+                "House-rule presets",
+                "Open a table",
+                "Members",
+                "Club leaderboard",
+                "version 1",
+                "1 locked rule",
+            ],
+        ),
+        ("zh-hans", ["房规预设", "开桌", "成员", "亲友圈排行榜", "第 1 版", "1 条规则已锁定"]),
+    ],
+)
+def test_club_page_in_both_languages(client_for, people, club, preset, lang, texts):
+    page = client_for(speaking(people["member"], lang)).get(f"/clubs/{club.pk}/").content.decode()
+
+    for text in texts:
+        assert text in page, text
