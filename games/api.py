@@ -12,7 +12,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
@@ -20,6 +19,7 @@ from config.api import clip
 from games import selectors, services
 from games.models import Room
 from games.rules import available
+from games.throttles import JoinCodeThrottle, RoomCreateThrottle
 
 
 def _refusal(e: services.ServiceError) -> Response:
@@ -95,11 +95,10 @@ def _error_from_serializer(ser) -> Response:
 
 class RoomsView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
-    throttle_scope = "room_create"
 
     def get_throttles(self):
         # Listing is free; opening rooms is what floods the lobby.
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return [RoomCreateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(operation_id="rooms_list", responses={200: ROOM_SCHEMA})
     def get(self, request):
@@ -162,9 +161,7 @@ class RoomDetailView(APIView):
 
 class RoomJoinView(APIView):
     permission_classes = [IsAuthenticated]
-    # Join codes are six letters: guessing them must be slow.
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "room_join"
+    throttle_classes = [JoinCodeThrottle]
 
     @extend_schema(request=JoinSerializer, responses={200: ROOM_SCHEMA, 403: ERROR_SCHEMA})
     @refusals

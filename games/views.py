@@ -14,7 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from games import selectors, services
+from games import selectors, services, throttles
 from games.models import Room
 from games.rules import available
 from games.rules.variants.sichuan_fan import pattern_names
@@ -185,7 +185,10 @@ def room(request, pk):
 @login_required
 @require_POST
 def join_by_code(request):
-    code = request.POST.get("code", "").strip().upper()
+    if not throttles.allowed(throttles.JoinCodeThrottle, request):
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("lobby")
+    code = request.POST.get("code", "").strip().upper()[:6]
     room = Room.objects.filter(code=code).first() if code else None
     if room is None:
         messages.error(request, _("No room has that join code."))

@@ -132,14 +132,22 @@ def legal_actions(s: HandState, seat: int) -> list[dict]:
     acts: list[dict] = []
     if _self_win_score(s, seat) is not None:
         acts.append({"type": "hu"})
-    if s.wall:
+    # After a claimed pung or chow the player just discards: no kong that turn.
+    if s.wall and s.turn_kind != "claim":
         hand = s.hands[seat]
         held = T.counts(hand)
         for k in sorted(set(hand)):
             if held[k] == 4 and v.may_meld(s, seat, k):
                 acts.append({"type": "gang", "tile": T.to_str(k)})
+        stale = s.extra.get("held_at_pung", {}).get(str(seat), [])
         for m in s.melds[seat]:
-            if m.kind == "peng" and held[m.tile] and v.may_meld(s, seat, m.tile):
+            # 面下杠 needs the fourth tile drawn after the pung, not one held then.
+            if (
+                m.kind == "peng"
+                and held[m.tile]
+                and m.tile not in stale
+                and v.may_meld(s, seat, m.tile)
+            ):
                 acts.append({"type": "gang", "tile": T.to_str(m.tile)})
     for k in v.discard_choices(s, seat):
         acts.append({"type": "discard", "tile": T.to_str(k)})
@@ -428,7 +436,8 @@ def _chows(s: HandState, seat: int, tile: int) -> list[str]:
 def _answer_claim(s: HandState, seat: int, act: dict, events: list) -> None:
     claim = s.claim
     claim["answers"][seat] = act
-    if act["type"] == "pass" and {"type": "hu"} in claim["options"][seat]:
+    # Choosing anything but 胡 (a pass, or a pung/kong of the same tile) passes the win.
+    if act["type"] != "hu" and {"type": "hu"} in claim["options"][seat]:
         passed = claim["scores"][str(seat)]
         s.pass_hu[seat] = max(passed, s.pass_hu[seat] or 0)
     # Only the answerer hears of it: that a seat answered at all tells the table it
@@ -498,6 +507,10 @@ def _claim_meld(s: HandState, seat: int, source: int, tile: int, act: dict, even
         for _ in range(n):
             hand.remove(tile)
         meld = Meld("gang" if typ == "gang" else "peng", (tile,) * (n + 1), from_seat=source)
+        if typ == "peng" and tile in hand:
+            # The fourth copy was held and not konged: it can never make a 面下杠.
+            stale = s.extra.setdefault("held_at_pung", {}).setdefault(str(seat), [])
+            stale.append(tile)
     s.melds[seat].append(meld)
     events.append({"type": "TileClaimed", "seat": seat, "from": source, "meld": meld.to_json()})
     if typ == "gang":

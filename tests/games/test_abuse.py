@@ -202,3 +202,17 @@ def test_the_settled_message_carries_no_account_balances(make_user):
         await watcher.disconnect()
 
     async_to_sync(run)()
+
+
+def test_join_code_guessing_through_the_lobby_form_is_throttled_too(client, make_user):
+    ann = make_user("ann")
+    room = services.room_create(
+        owner=ann, variant="sichuan", private=True, discard_seconds=None, claim_seconds=None
+    )
+    client.force_login(make_user("eve"))
+    client.cookies["django_language"] = "en"
+    for i in range(20):
+        client.post(reverse("room-join-code"), {"code": f"ZZZZ{i:02d}"})
+    r = client.post(reverse("room-join-code"), {"code": room.code}, follow=True)
+    assert "加入尝试过于频繁" in r.content.decode()  # eve reads Chinese (the default)
+    assert not Seat.objects.filter(room=room, user__username="eve").exists()

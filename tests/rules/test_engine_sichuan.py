@@ -8,6 +8,7 @@ talks about and checks the transfers the spec prescribes (sichuan.md,
 from __future__ import annotations
 
 from games.rules import apply, legal_actions, new_hand, view
+from games.rules import tiles as T
 from games.rules.engine import Rejection
 
 from .rig import act, net, paid, rig
@@ -382,3 +383,60 @@ def test_huan_san_zhang_passes_three_tiles_of_one_suit():
     s2 = new_hand("sichuan", {"huan_san_zhang": True}, 11, 0)
     out = apply(s2, 0, {"type": "exchange", "tiles": "1m1p1s"})
     assert isinstance(out, Rejection)
+
+
+# --- 过胡 by claiming, and 面下杠 only with a tile drawn later (issue 8 §6) ------------
+
+# Seat 1 (定缺 s) waits on 5p/8p and can pung the dealer's 5p; seat 2 will throw 4m.
+GUO_HU_DEAL = ["5p1112345678999s", "123456789m55p88p", "111333777p2468m", "2233445566778s"]
+
+
+def test_punging_instead_of_winning_passes_the_win():
+    s = rig(GUO_HU_DEAL, que="psmm", front="9s")
+    s = act(s, 0, "discard", tile="5p")
+    assert legal_actions(s, 1) == [{"type": "hu"}, {"type": "peng"}, {"type": "pass"}]
+    s = act(s, 1, "peng")
+    assert s.pass_hu[1] == 1  # the 平胡 it gave up
+    s = act(s, 1, "discard", tile="1m")  # now waits on 1m/4m/7m, 平胡 again
+    s = act(s, 2, "discard", tile="4m")
+    # A win worth no more than the one it pung over is barred until its own draw.
+    assert s.won[1] is None
+    assert not (s.phase == "claim" and {"type": "hu"} in legal_actions(s, 1))
+
+
+def _pung(seat1: str, fourth: str):
+    """Seat 1 pungs the dealer's 5p; then a round of discards brings it ``fourth``."""
+    s = rig(
+        ["5p1112345678999s", seat1, "234m678m246p99p11p", "2233445566778s"],
+        que="pssm",
+        front="9m1m7p" + fourth,
+    )
+    s = act(s, 0, "discard", tile="5p")
+    return act(s, 1, "peng")
+
+
+def _round_back_to_seat_1(s):
+    s = act(s, 1, "discard", tile="1m")
+    for seat, tile in ((2, "9m"), (3, "1m"), (0, "7p")):
+        s = act(s, seat, "discard", tile=tile)
+    return s
+
+
+def test_no_added_kong_on_the_turn_of_the_pung():
+    # Seat 1 holds 555p and pungs instead of konging: it may only discard now.
+    s = _pung("555p123m456m789m1p", "3m")
+    assert s.turn == 1 and {a["type"] for a in legal_actions(s, 1)} == {"discard"}
+
+
+def test_no_added_kong_with_a_tile_held_when_the_pung_was_made():
+    s = _round_back_to_seat_1(_pung("555p123m456m789m1p", "3m"))
+    assert s.turn == 1 and s.drawn == T.parse_one("3m")
+    assert {"type": "gang", "tile": "5p"} not in legal_actions(s, 1)
+
+
+def test_added_kong_with_the_fourth_tile_drawn_later():
+    s = _round_back_to_seat_1(_pung("55p123m456m789m1p9p", "5p"))
+    assert s.turn == 1 and s.drawn == T.parse_one("5p")
+    assert {"type": "gang", "tile": "5p"} in legal_actions(s, 1)
+    s = act(s, 1, "gang", tile="5p")
+    assert sorted(paid(s, "mian_xia_gang")) == [(0, 1, 1), (2, 1, 1), (3, 1, 1)]

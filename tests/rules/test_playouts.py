@@ -52,8 +52,11 @@ def _random_playout(rules, seed, randomness):
             action = legal[rng.below(len(legal))]
         else:
             action = choose_action(state, seat)
+        before = json.dumps(state.to_json(), sort_keys=True)
         out = apply(state, seat, action)
         assert not isinstance(out, Rejection), out
+        # apply never mutates its input, nested values included.
+        assert json.dumps(state.to_json(), sort_keys=True) == before
         state = out[0]
         log.append((seat, action))
         check_invariants(state, expected)
@@ -161,3 +164,18 @@ def test_play_hand_is_deterministic():
     a, log_a = play_hand("sichuan", None, 99)
     b, log_b = play_hand("sichuan", None, 99)
     assert log_a == log_b and a.to_json() == b.to_json()
+
+
+def test_clone_shares_no_nested_data():
+    state, _ = play_hand("sichuan", {"huan_san_zhang": True}, 7)
+    state.extra["nested"] = {"list": [1, 2]}
+    before = json.dumps(state.to_json(), sort_keys=True)
+    copy = state.clone()
+    copy.extra["nested"]["list"].append(3)
+    copy.transfers[0]["amount"] += 1
+    copy.kongs.append({"id": 99})
+    for w in copy.won:
+        if w is not None:
+            w["items"].append({"id": "x", "value": 1})
+    copy.result["deltas"][0] += 1
+    assert json.dumps(state.to_json(), sort_keys=True) == before

@@ -1,0 +1,20 @@
+"""Rates for what a user can repeat, counted in the cache (shared by every process).
+
+The same classes guard the REST views and the HTML forms that do the same thing."""
+
+from rest_framework.throttling import UserRateThrottle
+
+
+class RoomCreateThrottle(UserRateThrottle):
+    scope = "room_create"
+
+
+class JoinCodeThrottle(UserRateThrottle):
+    """Join codes are six letters: guessing them must be slow, through any door."""
+
+    scope = "room_join"
+
+
+def allowed(throttle_class, request) -> bool:
+    """For plain Django views: count this request against ``throttle_class``."""
+    return throttle_class().allow_request(request, None)
