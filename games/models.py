@@ -43,8 +43,10 @@ class Room(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     hands_played = models.PositiveSmallIntegerField(default=0)
-    # Dealer of the next hand (None: roll the dice), as the engine decided.
-    next_dealer = models.SmallIntegerField(null=True, blank=True)
+    # The match between hands (games.rules.MatchState as JSON): the next dealer and their
+    # streak, seat and prevailing winds. The engine decides it; stored so that a restart
+    # resumes the match exactly. Empty: a new match (dice for the first dealer).
+    match = models.JSONField(default=dict, blank=True)
     # When the next hand starts even if not everyone has readied (between hands).
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -101,7 +103,9 @@ class Hand(models.Model):
     variant = models.CharField(max_length=20)
     rules = models.JSONField()
     seed = models.BigIntegerField()
-    dealer = models.SmallIntegerField(null=True)  # as given to new_hand (None: dice)
+    dealer = models.SmallIntegerField(null=True)  # who dealt (after the dice, if rolled)
+    # The match this hand was dealt under, as given to new_hand (replays need it).
+    match = models.JSONField(default=dict, blank=True)
     # Who sat where for this hand (user ids), frozen at the start.
     players = models.JSONField()
     state = models.JSONField()  # snapshot of the engine state (a cache of the log)

@@ -14,15 +14,12 @@ nothing here decides visibility.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.rules import events_for, view
-
-ENVELOPE_VERSION = 1
+from games.messages import envelope, hand_end_payload, seat_state
+from games.selectors import room_payload
 
 
 def room_group(room_id) -> str:
@@ -35,37 +32,6 @@ def user_group(room_id, user_id: int) -> str:
 
 def watch_group(room_id) -> str:
     return f"room.{room_id}.watch"
-
-
-def envelope(t: str, v, d) -> dict:
-    return {"t": t, "v": v, "d": d}
-
-
-def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, events=()) -> dict:
-    """The ``state`` envelope for one seat (None: a spectator)."""
-    d = view(state, seat)
-    per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
-    d["events"] = events_for(list(events), seat)
-    d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
-    # Whose turn it is is public, so is its clock; a claim window's clocks are not
-    # (they would tell who can claim).
-    d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
-    d["hand"] = hand_number
-    # Lets a client correct its countdown for clock skew.
-    d["server_time"] = datetime.now(UTC).isoformat()
-    return envelope("state", state.version, d)
-
-
-def hand_end_payload(state, hand_number: int) -> dict:
-    return {
-        "hand": hand_number,
-        "result": state.result,
-        "wins": [state.won[s] for s in state.win_order],
-        "transfers": state.transfers,
-        "cha": state.extra.get("cha"),
-        "hands": view(state, None)["players"],
-        "seed": state.seed,
-    }
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
@@ -103,15 +69,13 @@ def hand_changed_on_commit(
                 (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
             )
         if state.phase == "ended":
-            payload = hand_end_payload(state, hand.number)
+            payload = hand_end_payload(state, hand)
             messages.append((room_group(room_id), envelope("hand_end", state.version, payload)))
     transaction.on_commit(lambda: _send(messages))
 
 
 def room_changed_on_commit(room_id) -> None:
     def send():
-        from games.selectors import room_payload
-
         payload = room_payload(room_id)
         if payload is not None:
             _send([(room_group(room_id), envelope("room", None, payload))])

@@ -9,24 +9,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from games import publish
+from games.bot_accounts import display_names
+from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
 from games.rules import HandState, get_variant
-
-
-def _bot_names(user) -> dict | None:
-    from games.services import BOT_DISPLAY, BOT_DISPLAY_EN, BOT_NAMES
-
-    if user is None or not user.is_bot or user.username not in BOT_NAMES:
-        return None
-    n = BOT_NAMES.index(user.username)
-    return {"zh-hans": BOT_DISPLAY[n], "en": BOT_DISPLAY_EN[n]}
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
     user = seat.user
     return {
-        "bot_names": _bot_names(user),
+        "bot_names": display_names(user),
         "index": seat.index,
         "user_id": user.pk if user else None,
         "name": user.shown_name if user else None,
@@ -116,20 +108,16 @@ def seat_viewers(seats) -> dict[int, int]:
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
     """Everything a (re)connecting socket needs: room, then the latest hand's state."""
     payload = room_payload(room_id)
-    out = [publish.envelope("room", None, payload)]
+    out = [envelope("room", None, payload)]
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out.append(publish.seat_state(state, seat, hand.deadlines, hand.number))
+        out.append(seat_state(state, seat, hand.deadlines, hand.number))
         if state.phase == "ended":
-            out.append(
-                publish.envelope(
-                    "hand_end", state.version, publish.hand_end_payload(state, hand.number)
-                )
-            )
+            out.append(envelope("hand_end", state.version, hand_end_payload(state, hand)))
             settled = settled_payload(hand)
             if settled is not None:
-                out.append(publish.envelope("settled", None, settled))
+                out.append(envelope("settled", None, settled))
     return out
 
 
@@ -156,6 +144,7 @@ def settled_payload(hand: Hand) -> dict | None:
     seats = Seat.objects.filter(room_id=hand.room_id).order_by("index")
     return {
         "hand": hand.number,
+        "hand_id": hand.pk,
         "transfers": settlement.transfers,
         "deltas": settlement.deltas,
         "details": settlement.details,

@@ -13,22 +13,23 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, room_rules
 from config.api import clip
-from games import publish
-from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
+from games import finisher, publish
+from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
+from games.models import Hand, HandAction, Presence, Room, Seat
 from games.rules import (
     HandState,
+    MatchState,
     OptionsError,
     Rejection,
     UnknownVariant,
@@ -43,10 +44,6 @@ from games.selectors import present_seats, seat_viewers
 User = get_user_model()
 log = logging.getLogger(__name__)
 
-# Sign-up refuses these names (accounts.adapter.RESERVED_PREFIXES).
-BOT_NAMES = ("bot-east", "bot-south", "bot-west", "bot-north")
-BOT_DISPLAY = ("机器人·东", "机器人·南", "机器人·西", "机器人·北")
-BOT_DISPLAY_EN = ("Bot East", "Bot South", "Bot West", "Bot North")
 MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 
@@ -241,18 +238,10 @@ def room_leave(*, room_id, user) -> Room:
         seat.user = None
         seat.ready = False
         seat.save(update_fields=["user", "ready"])
-        _close_if_only_bots(room, seats)
+        finisher.close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
     return room
-
-
-def _close_if_only_bots(room: Room, seats: list[Seat]) -> None:
-    """Nobody but bots is left: close the room rather than list it (or play it) forever."""
-    if not any(s.user_id and not s.left and not s.is_bot for s in seats):
-        room.status = Room.Status.FINISHED
-        room.next_hand_at = None
-        room.save(update_fields=["status", "next_hand_at"])
 
 
 @transaction.atomic
@@ -335,7 +324,10 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
 
 def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     seed = secrets.randbits(62)
-    state = new_hand(room.variant, room.rules, seed, room.next_dealer)
+    match = MatchState.from_json(room.match or None)
+    if match.hands_total is None:
+        match = replace(match, hands_total=room.hands_total)
+    state = new_hand(room.variant, room.rules, seed, match=match)
     now = timezone.now()
     hand = Hand.objects.create(
         room=room,
@@ -343,7 +335,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         variant=room.variant,
         rules=room.rules,
         seed=seed,
-        dealer=room.next_dealer,
+        dealer=state.dealer,
+        match=match.to_json(),
         players=[s.user_id for s in seats],
         state=state.to_json(),
         version=state.version,
@@ -423,7 +416,6 @@ def _record(
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
-        _after_hand(room, state, seats, now)
     else:
         _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
@@ -435,26 +427,9 @@ def _record(
         private=room.private,
     )
     if state.phase == "ended":
-        from games.tasks import settle_hand
-
-        publish.room_changed_on_commit(room.pk)
-        transaction.on_commit(lambda: settle_hand.delay(hand.pk))
-
-
-def _after_hand(room: Room, state, seats: list[Seat], now: datetime) -> None:
-    room.hands_played += 1
-    room.next_dealer = state.result.get("next_dealer")
-    if room.hands_played >= room.hands_total:
-        room.status = Room.Status.FINISHED
-        room.next_hand_at = None
-    else:
-        room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
-    room.save(update_fields=["hands_played", "next_dealer", "status", "next_hand_at"])
-    Seat.objects.filter(room=room).update(ready=False)
-    # Whoever left during the hand is out of the room now: their seat opens.
-    Seat.objects.filter(room=room, left=True).update(user=None, left=False)
-    if room.status != Room.Status.FINISHED:
-        _close_if_only_bots(room, [s for s in seats if not s.left])
+        # After the hand's own messages are queued: the table hears hand_end before
+        # the room moves on and before settled (eager Celery settles on commit, in order).
+        finisher.hand_ended(room, hand, state, seats, now)
 
 
 def _decision_key(state) -> str:
@@ -619,32 +594,3 @@ def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
     if room.next_hand_at is None or room.next_hand_at > now:
         return None
     return _maybe_start_hand(room, force=True)
-
-
-# --------------------------------------------------------------------------
-# Settlement (called by the Celery task; idempotent)
-
-
-@transaction.atomic
-def hand_settle(hand_id) -> Settlement | None:
-    """Store the hand's settlement and apply it to seats and balances, once."""
-    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
-    if hand is None or hand.status != Hand.Status.ENDED:
-        return None
-    existing = Settlement.objects.filter(hand=hand).first()
-    if existing is not None:
-        return existing
-    state = hand.state
-    deltas = hand.result["deltas"]
-    settlement = Settlement.objects.create(
-        hand=hand,
-        transfers=state["transfers"],
-        deltas=deltas,
-        details={"cha": state["extra"].get("cha"), "winners": hand.result["winners"]},
-    )
-    for index, delta in enumerate(deltas):
-        Seat.objects.filter(room_id=hand.room_id, index=index).update(score=F("score") + delta)
-        user_id = hand.players[index]
-        if user_id is not None:
-            User.objects.filter(pk=user_id).update(balance=F("balance") + delta)
-    return settlement

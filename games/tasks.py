@@ -8,6 +8,9 @@ they run in-process (eager); with REDIS_URL on a real worker.
 from celery import shared_task
 from django.db import OperationalError
 
+from games import finisher
+from leaderboards.services import ratings_update_for_hand
+
 
 @shared_task
 def ping() -> str:
@@ -18,9 +21,7 @@ def ping() -> str:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def settle_hand(hand_id: int) -> bool:
     """Store the hand's settlement and running scores, then queue the rating update."""
-    from games.services import hand_settle
-
-    settlement = hand_settle(hand_id)
+    settlement = finisher.hand_settle(hand_id)
     if settlement is None:
         return False
     update_ratings.delay(hand_id)  # hand_settle has committed: safe to enqueue
@@ -30,15 +31,6 @@ def settle_hand(hand_id: int) -> bool:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def update_ratings(hand_id: int) -> int:
     """Update OpenSkill ratings for the hand's players, then announce ``settled``."""
-    from games import publish
-    from games.models import Hand
-    from games.selectors import settled_payload
-    from leaderboards.services import ratings_update_for_hand
-
     changes = ratings_update_for_hand(hand_id)
-    hand = Hand.objects.filter(pk=hand_id).first()
-    if hand is not None:
-        payload = settled_payload(hand)
-        if payload is not None:
-            publish.settled(hand.room_id, payload)
+    finisher.settled_announce(hand_id)
     return len(changes)

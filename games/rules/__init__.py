@@ -12,7 +12,19 @@ See ``engine.py`` for the flow, ``variants/`` for the rule sets, ``view.py`` for
 what each seat may see, and ``python -m games.rules --help`` for the CLI.
 """
 
-from .engine import Rejection, apply, awaited, deltas, legal_actions, new_hand, replay
+from .engine import (
+    Rejection,
+    apply,
+    awaited,
+    deltas,
+    legal_actions,
+    new_hand,
+    new_match,
+    next_match,
+    replay,
+    settle,
+)
+from .match import MatchState
 from .options import OptionsError
 from .state import HandState
 from .tiles import TileError
@@ -21,6 +33,7 @@ from .view import events_for, view
 
 __all__ = [
     "HandState",
+    "MatchState",
     "OptionsError",
     "Rejection",
     "TileError",
@@ -33,6 +46,9 @@ __all__ = [
     "get_variant",
     "legal_actions",
     "new_hand",
+    "new_match",
+    "next_match",
     "replay",
+    "settle",
     "view",
 ]

@@ -39,21 +39,24 @@ def cmd_waits(args) -> int:
         return 2
     out = []
     held = T.counts(hand, T.NUM_TILES)
-    for t in analysis.waits(*_split(v, hand, wild), seven_pairs=True, thirteen_orphans=True):
+    if wild is not None:
+        held[wild] += 1  # the indicator is out of play: one copy fewer to draw
+        # Any face may complete a hand with wilds (a stand-in plays as another kind, a
+        # drawn wild as anything), so every face is scored; as a draw, since a wild is
+        # never won on from a discard.
+        candidates = range(T.NUM_KINDS)
+        win_type = "self_draw"
+    else:
+        shape = analysis.waits(T.counts(hand), 0, seven_pairs=True, thirteen_orphans=True)
+        candidates, win_type = shape, "discard"
+    for t in candidates:
         if held[t] >= 4:
             continue  # there is no fifth copy to win on
-        ctx = WinContext(hand=tuple(hand), melds=(), win_tile=t, win_type="discard", wild=wild)
+        ctx = WinContext(hand=tuple(hand), melds=(), win_tile=t, win_type=win_type, wild=wild)
         if v.score(ctx, opts).win:
             out.append(t)
     print(T.fmt(out))
     return 0
-
-
-def _split(v, hand, wild):
-    """Count vector and wild count, through the variant (which knows what is wild)."""
-    if wild is None:
-        return T.counts(hand), 0
-    return v.split_wilds_for_indicator(hand, wild)
 
 
 def cmd_evaluate(args) -> int:

@@ -1,14 +1,15 @@
-"""A heuristic player for any seat: deterministic given the state.
+"""A heuristic player for any seat and any variant: deterministic given the state.
 
 It chooses only among ``legal_actions`` and reads only what its seat may see
-(its own tiles, and the table's public discards and melds):
+(its own tiles, and the table's public discards, melds and wild indicator):
 
-* 换三张: three tiles of its shortest suit that has three, least connected first;
-* 定缺: the suit it holds fewest of;
-* always wins when it may;
-* claims a pung or kong when that lowers (kong: does not raise) its 向听;
-* discards to keep the lowest 向听, breaking ties by safety (kinds already
-  seen on the table), then isolation, then terminals first.
+* setup phases (换三张, 定缺 …): the variant's ``bot_setup_action``;
+* always wins when it may, unless the variant's ``bot_turn_override`` has a
+  better plan (Hangzhou: throw a wild for 财飘);
+* claims a pung, kong or chow when that lowers (kong: does not raise) its 向听;
+* discards to keep the lowest 向听 (wilds count as perfect tiles, so they are
+  kept), then the variant's preference (Hangzhou: a lone-wild 暴头 wait), then
+  safety (kinds already seen on the table), isolation and terminals first.
 """
 
 from __future__ import annotations
@@ -18,42 +19,44 @@ from functools import lru_cache
 from . import analysis
 from . import tiles as T
 from .engine import legal_actions
+from .heuristics import isolation
 from .state import HandState
-from .variants import get_variant
+from .variants.registry import get_variant
 
-_DEAD = tuple(range(T.HONOR, T.FLOWER))  # honour kinds used as dead slots
+_DEAD = tuple(range(T.HONOR, T.NUM_KINDS))  # honour kinds used as dead slots
 
 
-def _shape_counts(s: HandState, seat: int, tiles) -> tuple[int, ...]:
-    """Counts with the dead suit's tiles turned into dead, unconnected tiles.
+def shape_counts(s: HandState, seat: int, tiles) -> tuple[tuple[int, ...], int]:
+    """Count vector and wilds, with the dead suit's tiles turned into dead slots.
 
     They still take a slot in the hand (they must be discarded) but can never
     be part of a set; honours are used as dead slots because the variants with
-    a dead suit (Sichuan) have no honours.
-    """
-    que = get_variant(s.variant).dead_suit(s, seat)
-    c = [0] * T.NUM_KINDS
-    dead = 0
-    for t in tiles:
-        if que is not None and T.suit_index(t) == que:
-            c[_DEAD[dead % len(_DEAD)]] += 1
-            dead += 1
-        else:
-            c[t] += 1
-    return tuple(c)
+    a dead suit (Sichuan) have no honours."""
+    v = get_variant(s.variant)
+    c, wilds = v.split_wilds(s, seat, tiles)
+    que = v.dead_suit(s, seat)
+    if que is not None:
+        dead = 0
+        for k in range(que * 9, que * 9 + 9):
+            while c[k]:
+                c[k] -= 1
+                c[_DEAD[dead % len(_DEAD)]] += 1
+                dead += 1
+    return tuple(c), wilds
 
 
 @lru_cache(maxsize=65536)
-def _shanten(c: tuple[int, ...], seven_pairs: bool) -> int:
-    return analysis.shanten(list(c), 0, seven_pairs=seven_pairs)
+def _shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
+    return analysis.shanten(list(c), wilds, seven_pairs=seven_pairs)
 
 
-def _hand_shanten(s: HandState, seat: int, tiles) -> int:
-    return _shanten(_shape_counts(s, seat, tiles), not s.melds[seat])
+def hand_shanten(s: HandState, seat: int, tiles) -> int:
+    c, wilds = shape_counts(s, seat, tiles)
+    return _shanten(c, wilds, not s.melds[seat])
 
 
 def _seen(s: HandState) -> list[int]:
-    seen = [0] * T.NUM_KINDS
+    seen = [0] * T.NUM_TILES
     for k in range(4):
         for t in s.discards[k]:
             seen[t] += 1
@@ -64,76 +67,67 @@ def _seen(s: HandState) -> list[int]:
     return seen
 
 
-def _isolation(tiles, t: int) -> int:
-    """Higher is lonelier: no copies and no neighbours within two."""
-    c = T.counts(tiles)
-    if c[t] > 1:
-        return 0
-    if not T.is_suited(t):
-        return 3
-    n = t % 9
-    near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= n + d <= 8)
-    return 3 - min(near, 3)
-
-
 def choose_action(s: HandState, seat: int) -> dict | None:
     legal = legal_actions(s, seat)
     if not legal:
         return None
+    v = get_variant(s.variant)
+    if s.phase not in ("play", "claim"):
+        return v.bot_setup_action(s, seat, legal)
+    if s.phase == "play":
+        override = v.bot_turn_override(s, seat, legal)
+        if override is not None:
+            return override
     types = {a["type"] for a in legal}
     if "hu" in types:
         return {"type": "hu"}
-    if s.phase == "exchange":
-        return _choose_exchange(s, seat, legal)
-    if s.phase == "ding_que":
-        return _choose_que(s, seat)
     if s.phase == "claim":
-        return _choose_claim(s, seat, types)
+        return _choose_claim(s, seat, legal, types)
     return _choose_turn(s, seat, legal)
 
 
-def _choose_exchange(s: HandState, seat: int, legal: list[dict]) -> dict:
-    hand = s.hands[seat]
-
-    def cost(action):
-        trio = T.parse(action["tiles"])
-        suit = T.suit_index(trio[0])
-        in_suit = sum(1 for t in hand if T.suit_index(t) == suit)
-        lonely = sum(_isolation(hand, t) for t in trio)
-        return (in_suit, -lonely, action["tiles"])
-
-    return min(legal, key=cost)
+def _best_after(s: HandState, seat: int, rest: list[int]) -> int:
+    """The lowest 向听 after discarding one of ``rest`` (a hand of 3n+2 tiles)."""
+    return min(
+        hand_shanten(s, seat, rest[:i] + rest[i + 1 :])
+        for i in range(len(rest))
+        if i == 0 or rest[i] != rest[i - 1]
+    )
 
 
-def _choose_que(s: HandState, seat: int) -> dict:
-    hand = s.hands[seat]
-    by_suit = [sum(1 for t in hand if T.suit_index(t) == k) for k in range(3)]
-    suit = min(range(3), key=lambda k: (by_suit[k], k))
-    return {"type": "ding_que", "suit": "mps"[suit]}
-
-
-def _choose_claim(s: HandState, seat: int, types: set[str]) -> dict:
+def _choose_claim(s: HandState, seat: int, legal: list[dict], types: set[str]) -> dict:
     hand = s.hands[seat]
     tile = s.claim["tile"]
-    now = _hand_shanten(s, seat, hand)
+    now = hand_shanten(s, seat, hand)
     if "gang" in types:
         rest = [t for t in hand if t != tile]
-        if _hand_shanten(s, seat, rest) <= now:
+        if hand_shanten(s, seat, rest) <= now:
             return {"type": "gang"}
     if "peng" in types:
         rest = list(hand)
         rest.remove(tile)
         rest.remove(tile)
-        best = min(
-            _hand_shanten(s, seat, [t for j, t in enumerate(rest) if j != i])
-            for i in range(len(rest))
-        )
-        if best < now:
+        if _best_after(s, seat, rest) < now:
             return {"type": "peng"}
+    best = None
+    for a in legal:
+        if a["type"] != "chi":
+            continue
+        used = T.parse(a["tiles"])
+        used.remove(tile)
+        rest = list(hand)
+        for t in used:
+            rest.remove(t)
+        after = _best_after(s, seat, rest)
+        if after < now and (best is None or after < best[0]):
+            best = (after, a)
+    if best is not None:
+        return best[1]
     return {"type": "pass"}
 
 
 def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
+    v = get_variant(s.variant)
     hand = s.hands[seat]
     discards = [a for a in legal if a["type"] == "discard"]
     gangs = [a for a in legal if a["type"] == "gang"]
@@ -142,16 +136,19 @@ def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
         for g in gangs:
             t = T.parse_one(g["tile"])
             rest = [x for x in hand if x != t]
-            if not rest or _hand_shanten(s, seat, rest) <= now:
+            if not rest or hand_shanten(s, seat, rest) <= now:
                 return g
     seen = _seen(s)
 
     def cost(action):
         t = T.parse_one(action["tile"])
+        rest = list(hand)
+        rest.remove(t)
         return (
-            _discard_shanten(s, seat, hand, t),
+            hand_shanten(s, seat, rest),
+            v.bot_discard_rank(s, seat, t, rest),
             -seen[t],
-            -_isolation(hand, t),
+            -isolation(hand, t),
             0 if T.is_terminal(t) else 1,
             -t,
         )
@@ -162,4 +159,4 @@ def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
 def _discard_shanten(s: HandState, seat: int, hand, t: int) -> int:
     rest = list(hand)
     rest.remove(t)
-    return _hand_shanten(s, seat, rest)
+    return hand_shanten(s, seat, rest)

@@ -2,31 +2,36 @@
 
 Public functions (re-exported by ``games.rules``):
 
-* ``new_hand(variant, rules, seed, dealer=None)`` → :class:`HandState`
+* ``new_match(variant, rules, hands_total=None)`` → :class:`MatchState`
+* ``new_hand(variant, rules, seed, dealer=None, match=None)`` → :class:`HandState`
 * ``legal_actions(state, seat)`` → the exact action objects ``seat`` may send now
 * ``apply(state, seat, action)`` → ``(new_state, events)`` or a :class:`Rejection`
-* ``replay(variant, rules, seed, dealer, log)`` → the state the log leads to
+* ``settle(state)`` → the end-of-hand settlement of a finished hand (pure)
+* ``next_match(state)`` → the match after a finished hand
+* ``replay(variant, rules, seed, dealer, log, match=None)`` → the state the log leads to
 
-Actions are JSON objects with a ``type``: ``exchange`` (``tiles``), ``ding_que``
-(``suit``), ``discard`` (``tile``), ``gang`` (``tile`` on one's own turn; bare in
-a claim window), ``peng``, ``chi`` (``tiles``), ``hu``, ``pass``, and ``leave``
-(逃跑; accepted at any time, never listed as legal).
+Generic actions are JSON objects with a ``type``: ``discard`` (``tile``), ``gang``
+(``tile`` on one's own turn; bare in a claim window), ``peng``, ``chi``
+(``tiles``), ``hu``, ``pass``, and ``leave`` (逃跑; accepted at any time, never
+listed as legal).  A variant adds its own (``Variant.action_fields``).
 
-``apply`` never mutates its input.  Variant-specific decisions are made by the
-variant object (``variants/``); this module holds none.
+``apply`` never mutates its input.  Every decision on which rule sets differ
+is the variant's (``variants/base.py``); this module names none of them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import analysis
 from . import tiles as T
+from .match import MatchState
 from .model import Meld, WinContext
+from .money import deltas_of, pot_of, transfer  # noqa: F401  (transfer: re-exported)
 from .options import Options
 from .rng import Rng
 from .state import HandState
-from .variants import get_variant
+from .variants.registry import get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,21 +46,44 @@ class Rejection:
 
 
 # --------------------------------------------------------------------------
-# The deal
+# The match and the deal
 
 
-def new_hand(variant: str, rules=None, seed: int = 0, dealer: int | None = None) -> HandState:
-    """Deal a hand.  ``dealer=None`` rolls the (seeded) dice for the dealer."""
+def new_match(variant: str, rules=None, hands_total: int | None = None) -> MatchState:
+    """The match before its first hand."""
+    v = get_variant(variant)
+    opts = rules if isinstance(rules, Options) else v.resolve_options(rules)
+    return v.new_match(opts, hands_total)
+
+
+def new_hand(
+    variant: str,
+    rules=None,
+    seed: int = 0,
+    dealer: int | None = None,
+    match: MatchState | dict | None = None,
+) -> HandState:
+    """Deal a hand under ``match`` (or a fresh one).  ``dealer`` overrides the match's
+    dealer; with neither, the (seeded) dice pick the dealer."""
     v = get_variant(variant)
     opts = rules if isinstance(rules, Options) else v.resolve_options(rules)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError("seed must be an integer")
+    if match is None:
+        match = MatchState()
+    elif isinstance(match, dict):
+        match = MatchState.from_json(match)
+    if dealer is None:
+        dealer = match.dealer
     rng = Rng(seed)
     if dealer is None:
         d1, d2 = rng.dice()
         dealer = (d1 + d2 - 1) % 4
     elif dealer not in range(4):
         raise ValueError("dealer must be a seat 0..3")
+    if match.dealer != dealer:
+        match = replace(match, dealer=dealer, seat_winds=None)
+    match = match.dealt(dealer)
     wall = v.wall_tiles(opts)
     rng.shuffle(wall)
     hands = []
@@ -67,17 +95,17 @@ def new_hand(variant: str, rules=None, seed: int = 0, dealer: int | None = None)
         variant=v.key,
         rules=opts,
         seed=seed,
+        match=match,
         dealer=dealer,
         version=0,
         wall=wall,
+        dead=[],
+        indicator=None,
         hands=hands,
         melds=[[] for _ in range(4)],
         discards=[[] for _ in range(4)],
         flowers=[[] for _ in range(4)],
         phase="play",
-        picks=[None] * 4,
-        que=[None] * 4,
-        exchange_dir=None,
         turn=dealer,
         drawn=None,
         turn_kind="deal",
@@ -86,21 +114,42 @@ def new_hand(variant: str, rules=None, seed: int = 0, dealer: int | None = None)
         won=[None] * 4,
         win_order=[],
         left=[False] * 4,
-        pass_hu=[None] * 4,
         draws=[0] * 4,
         claimed_any=False,
         kongs=[],
         transfers=[],
         result=None,
-        extra={},
+        vs={},
     )
     v.on_new_hand(state, rng)
+    _replace_dealt_bonus_tiles(state)
     phases = v.setup_phases(opts)
     if phases:
         state.phase = phases[0]
     else:
         _start_play(state, [])
     return state
+
+
+def _replace_dealt_bonus_tiles(s: HandState) -> None:
+    """补花 after the deal: from the dealer on, every bonus tile in a hand is laid out
+    and replaced from the back of the wall, until no hand holds one."""
+    v = get_variant(s.variant)
+    changed = True
+    while changed and s.wall:
+        changed = False
+        for k in range(4):
+            seat = (s.dealer + k) % 4
+            hand = s.hands[seat]
+            for t in [t for t in hand if v.is_bonus(s, t)]:
+                if not s.wall:
+                    return
+                hand.remove(t)
+                s.flowers[seat].append(t)
+                _insert(hand, s.wall.pop())
+                changed = True
+        for f in s.flowers:
+            f.sort()
 
 
 def _start_play(s: HandState, events: list) -> None:
@@ -132,23 +181,16 @@ def legal_actions(s: HandState, seat: int) -> list[dict]:
     acts: list[dict] = []
     if _self_win_score(s, seat) is not None:
         acts.append({"type": "hu"})
-    # After a claimed pung or chow the player just discards: no kong that turn.
-    if s.wall and s.turn_kind != "claim":
+    if s.wall and (s.turn_kind != "claim" or v.kong_on_claim_turn):
         hand = s.hands[seat]
-        held = T.counts(hand)
+        held = T.counts(hand, T.NUM_TILES)
         for k in sorted(set(hand)):
-            if held[k] == 4 and v.may_meld(s, seat, k):
+            if held[k] == 4 and not v.is_wild(s, k) and v.may_kong(s, seat, k, False):
                 acts.append({"type": "gang", "tile": T.to_str(k)})
-        stale = s.extra.get("held_at_pung", {}).get(str(seat), [])
         for m in s.melds[seat]:
-            # 面下杠 needs the fourth tile drawn after the pung, not one held then.
-            if (
-                m.kind == "peng"
-                and held[m.tile]
-                and m.tile not in stale
-                and v.may_meld(s, seat, m.tile)
-            ):
+            if m.kind == "peng" and held[m.tile] and v.may_kong(s, seat, m.tile, True):
                 acts.append({"type": "gang", "tile": T.to_str(m.tile)})
+    acts.extend(v.own_turn_actions(s, seat))
     for k in v.discard_choices(s, seat):
         acts.append({"type": "discard", "tile": T.to_str(k)})
     return acts
@@ -164,8 +206,6 @@ def awaited(s: HandState) -> list[int]:
 
 
 _ACTION_KEYS = {
-    "exchange": {"tiles"},
-    "ding_que": {"suit"},
     "discard": {"tile"},
     "gang": {"tile"},
     "peng": set(),
@@ -176,12 +216,15 @@ _ACTION_KEYS = {
 }
 
 
-def _canonical(action: dict) -> dict | Rejection:
+def _canonical(v, action: dict) -> dict | Rejection:
     typ = action.get("type")
-    if typ not in _ACTION_KEYS:
-        known = ", ".join(sorted(_ACTION_KEYS))
+    fields = _ACTION_KEYS.get(typ)
+    if fields is None:
+        fields = v.action_fields.get(typ)
+    if fields is None:
+        known = ", ".join(sorted({*_ACTION_KEYS, *v.action_fields}))
         return Rejection("bad_action", f"unknown action type {typ!r} (known: {known})")
-    extra = set(action) - {"type"} - _ACTION_KEYS[typ]
+    extra = set(action) - {"type"} - fields
     if extra:
         return Rejection("bad_action", f"unexpected field(s) for {typ}: {', '.join(sorted(extra))}")
     out = {"type": typ}
@@ -192,10 +235,13 @@ def _canonical(action: dict) -> dict | Rejection:
             out["tiles"] = T.fmt(T.parse(action["tiles"]))
     except T.TileError as e:
         return Rejection("bad_tile", str(e))
-    if "suit" in action:
-        if action["suit"] not in ("m", "p", "s"):
-            return Rejection("bad_action", "suit must be one of m, p, s")
-        out["suit"] = action["suit"]
+    if typ in v.action_fields:
+        own = v.canonical_action(
+            {k: val for k, val in action.items() if k not in out or k == "type"}
+        )
+        if isinstance(own, str):
+            return Rejection("bad_action", own)
+        out.update({k: val for k, val in own.items() if k != "type"})
     return out
 
 
@@ -207,10 +253,10 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
         return Rejection("bad_action", "an action is an object with a string 'type'")
     if s.phase == "ended":
         return Rejection("hand_over", "the hand is over")
-    act = _canonical(action)
+    v = get_variant(s.variant)
+    act = _canonical(v, action)
     if isinstance(act, Rejection):
         return act
-    v = get_variant(s.variant)
     if act["type"] == "leave":
         if s.left[seat]:
             return Rejection("already_left", "you have already left this hand")
@@ -222,7 +268,7 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
         return new, events
     legal = legal_actions(s, seat)
     if act not in legal:
-        return _explain(s, seat, act, legal)
+        return _explain(v, s, seat, act, legal)
     new = s.clone()
     events = []
     if new.phase not in ("play", "claim"):
@@ -239,31 +285,28 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
         _own_kong(new, seat, T.parse_one(act["tile"]), events)
     elif act["type"] == "hu":
         _self_win(new, seat, _self_win_score(new, seat), events)
-    else:  # pragma: no cover - legal_actions offers nothing else on a turn
-        raise AssertionError(f"unhandled action {act}")
+    else:
+        v.apply_own_turn(new, seat, act, events)
     new.version += 1
     return new, events
 
 
-def _explain(s: HandState, seat: int, act: dict, legal: list[dict]) -> Rejection:
+def _explain(v, s: HandState, seat: int, act: dict, legal: list[dict]) -> Rejection:
     if not legal:
         if s.phase in ("play", "claim") and s.won[seat] is not None:
             return Rejection("out", "you have already won this hand")
         return Rejection("not_your_turn", "it is not your turn")
     typ = act["type"]
     if typ == "discard" and any(a["type"] == "discard" for a in legal):
-        tile = T.parse_one(act["tile"])
-        if tile not in s.hands[seat]:
+        if T.parse_one(act["tile"]) not in s.hands[seat]:
             return Rejection("tile_not_held", f"you do not hold {act['tile']}")
-        que = s.que[seat]
-        if que is not None and T.suit_index(tile) != que:
-            return Rejection(
-                "que_first", f"you must discard your missing suit ({'mps'[que]}) first"
-            )
+    own = v.explain(s, seat, act)
+    if own is not None:
+        return Rejection(*own)
+    if typ == "discard" and any(a["type"] == "discard" for a in legal):
         return Rejection("illegal", f"you cannot discard {act['tile']} now")
-    if typ in ("discard", "gang", "peng", "chi", "hu", "pass", "exchange", "ding_que"):
-        if not any(a["type"] == typ for a in legal):
-            return Rejection("illegal", f"you cannot {typ} now")
+    if not any(a["type"] == typ for a in legal):
+        return Rejection("illegal", f"you cannot {typ} now")
     return Rejection("illegal", f"that {typ} is not allowed now")
 
 
@@ -272,19 +315,29 @@ def _explain(s: HandState, seat: int, act: dict, legal: list[dict]) -> Rejection
 
 
 def _draw(s: HandState, seat: int, events: list, *, replacement: bool = False) -> None:
-    if not s.wall:
-        _wall_exhausted(s, events)
-        return
-    tile = s.wall.pop() if replacement else s.wall.pop(0)
+    v = get_variant(s.variant)
+    if not replacement:
+        s.kong_turn = None
+    while True:
+        if not s.wall:
+            _wall_exhausted(s, events)
+            return
+        tile = s.wall.pop() if replacement else s.wall.pop(0)
+        if not v.is_bonus(s, tile):
+            break
+        # A bonus tile (flower) is laid out at once and replaced from the back.
+        s.flowers[seat].append(tile)
+        s.flowers[seat].sort()
+        events.append(
+            {"type": "BonusLaidOut", "seat": seat, "tile": T.to_str(tile), "wall": len(s.wall)}
+        )
+        replacement = True
     _insert(s.hands[seat], tile)
     s.phase = "play"
     s.turn = seat
     s.drawn = tile
     s.turn_kind = "kong" if replacement else "draw"
-    if not replacement:
-        s.kong_turn = None
     s.draws[seat] += 1
-    s.pass_hu[seat] = None  # 过胡 lifts at one's own draw
     events.append(
         {
             "type": "TileDrawn",
@@ -294,6 +347,7 @@ def _draw(s: HandState, seat: int, events: list, *, replacement: bool = False) -
             "private": {"tile": T.to_str(tile)},
         }
     )
+    v.on_draw(s, seat, tile, events)
     _offer_forced_self_win(s, seat, events)
 
 
@@ -310,9 +364,11 @@ def _discard(s: HandState, seat: int, tile: int, events: list) -> None:
     s.hands[seat].remove(tile)
     s.discards[seat].append(tile)
     s.drawn = None
+    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
+    # The variant sees kong_turn still set when the discard ends a kong's replacement turn.
+    get_variant(s.variant).on_discard(s, seat, tile, events)
     kong = s.kong_turn
     s.kong_turn = None
-    events.append({"type": "TileDiscarded", "seat": seat, "tile": T.to_str(tile)})
     _open_claims(s, seat, tile, "discard", events, kong=kong)
 
 
@@ -350,14 +406,16 @@ def _complete_added_kong(s: HandState, seat: int, tile: int, events: list) -> No
 
 
 def _kong_done(s: HandState, seat: int, kind: str, tile: int, source: int | None, events) -> None:
+    # A kong made on a kong's replacement turn continues that chain (杠上杠).
+    before = s.kongs[s.kong_turn] if s.kong_turn is not None else None
+    chain = before["chain"] + 1 if before is not None and before["seat"] == seat else 1
     record = {
         "id": len(s.kongs),
         "seat": seat,
         "kind": kind,
         "tile": T.to_str(tile),
         "from": source,
-        "income": [],
-        "transferred": False,
+        "chain": chain,
     }
     s.kongs.append(record)
     get_variant(s.variant).on_kong(s, record, events)
@@ -375,6 +433,7 @@ def _open_claims(
     v = get_variant(s.variant)
     options: dict[int, list[dict]] = {}
     scores: dict[int, int] = {}
+    wild = v.is_wild(s, tile)
     seat = source
     for _ in range(3):
         seat = (seat + 1) % 4
@@ -385,14 +444,18 @@ def _open_claims(
         if score is not None:
             acts.append({"type": "hu"})
             scores[seat] = score.total
-        if kind == "discard" and v.may_meld(s, seat, tile):
+        if kind == "discard" and not wild:
             held = s.hands[seat].count(tile)
-            if held >= 3 and s.wall:
+            if held >= 3 and s.wall and v.may_claim(s, seat, source, tile, "gang"):
                 acts.append({"type": "gang"})
-            if held >= 2:
+            if held >= 2 and v.may_claim(s, seat, source, tile, "peng"):
                 acts.append({"type": "peng"})
-            if v.allows_chow and seat == (source + 1) % 4:
-                acts.extend({"type": "chi", "tiles": c} for c in _chows(s, seat, tile))
+            if (
+                v.allows_chow
+                and seat == (source + 1) % 4
+                and v.may_claim(s, seat, source, tile, "chi")
+            ):
+                acts.extend({"type": "chi", "tiles": c} for c in _chows(v, s, seat, tile))
         if acts:
             options[seat] = [*acts, {"type": "pass"}]
     if not options:
@@ -405,7 +468,7 @@ def _open_claims(
         "kong": kong,
         "options": options,
         "answers": {},
-        "scores": {str(k): v for k, v in scores.items()},
+        "scores": {str(k): val for k, val in scores.items()},
     }
     s.phase = "claim"
     if v.forced_win(s):
@@ -417,29 +480,37 @@ def _open_claims(
         _resolve_claims(s, events)
 
 
-def _chows(s: HandState, seat: int, tile: int) -> list[str]:
-    if not T.is_suited(tile):
+def _chows(v, s: HandState, seat: int, tile: int) -> list[str]:
+    """The chows ``seat`` can make with ``tile``, as the faces it would use.
+
+    Shapes go by each tile's shape kind (a stand-in plays as the kind it stands for);
+    wilds never take part."""
+    ind, opts = s.indicator, s.rules
+    k = v.shape_kind(ind, opts, tile)
+    if not T.is_suited(k):
         return []
-    hand = s.hands[seat]
-    n = tile % 9
+    faces: dict[int, int] = {}  # shape kind -> a face held that plays as it
+    for t in s.hands[seat]:
+        if not v.is_wild(s, t):
+            faces.setdefault(v.shape_kind(ind, opts, t), t)
+    n = k % 9
     out = []
     for lo in (n - 2, n - 1, n):
         if lo < 0 or lo + 2 > 8:
             continue
-        seq = [tile - n + lo + i for i in range(3)]
-        others = [t for t in seq if t != tile]
-        if all(t in hand for t in others):
-            out.append(T.fmt(seq))
+        seq = [k - n + lo + i for i in range(3)]
+        others = [x for x in seq if x != k]
+        if all(x in faces for x in others):
+            out.append(T.fmt([tile, *(faces[x] for x in others)]))
     return out
 
 
 def _answer_claim(s: HandState, seat: int, act: dict, events: list) -> None:
     claim = s.claim
     claim["answers"][seat] = act
-    # Choosing anything but 胡 (a pass, or a pung/kong of the same tile) passes the win.
+    # Choosing anything but 胡 (a pass, or a claim of the same tile) passes the win.
     if act["type"] != "hu" and {"type": "hu"} in claim["options"][seat]:
-        passed = claim["scores"][str(seat)]
-        s.pass_hu[seat] = max(passed, s.pass_hu[seat] or 0)
+        get_variant(s.variant).on_win_passed(s, seat, claim)
     # Only the answerer hears of it: that a seat answered at all tells the table it
     # could claim, i.e. something about its concealed tiles.
     events.append({"type": "ClaimAnswered", "seat": seat, "only": seat, "action": act})
@@ -455,10 +526,9 @@ def _resolve_claims(s: HandState, events: list) -> None:
     tile, source, kind = claim["tile"], claim["from"], claim["kind"]
     order = [(source + k) % 4 for k in (1, 2, 3)]
     answers = claim["answers"]
-    winners = [seat for seat in order if answers.get(seat, {}).get("type") == "hu"]
-    if winners:
-        if not v.multiple_winners:
-            winners = winners[:1]
+    claimants = [seat for seat in order if answers.get(seat, {}).get("type") == "hu"]
+    if claimants:
+        winners = v.claim_winners(s, source, claimants)
         if kind == "rob_kong":
             # The robbed tile leaves the kong maker's hand; the kong never happened.
             s.hands[source].remove(tile)
@@ -497,22 +567,19 @@ def _claim_meld(s: HandState, seat: int, source: int, tile: int, act: dict, even
     s.claimed_any = True
     typ = act["type"]
     if typ == "chi":
-        seq = tuple(T.parse(act["tiles"]))
+        seq = T.parse(act["tiles"])
+        seq.remove(tile)
         for t in seq:
-            if t != tile:
-                hand.remove(t)
-        meld = Meld("chi", seq, from_seat=source)
+            hand.remove(t)
+        meld = Meld("chi", tuple(sorted([tile, *seq])), from_seat=source)
     else:
         n = 3 if typ == "gang" else 2
         for _ in range(n):
             hand.remove(tile)
         meld = Meld("gang" if typ == "gang" else "peng", (tile,) * (n + 1), from_seat=source)
-        if typ == "peng" and tile in hand:
-            # The fourth copy was held and not konged: it can never make a 面下杠.
-            stale = s.extra.setdefault("held_at_pung", {}).setdefault(str(seat), [])
-            stale.append(tile)
     s.melds[seat].append(meld)
     events.append({"type": "TileClaimed", "seat": seat, "from": source, "meld": meld.to_json()})
+    get_variant(s.variant).on_claimed(s, seat, meld, tile, events)
     if typ == "gang":
         _kong_done(s, seat, "zhi_gang", tile, source, events)
         return
@@ -535,10 +602,9 @@ def _context(
 
 def _quick_win(s: HandState, seat: int, tiles: list[int]) -> bool:
     """A cheap shape test before the full scoring (most tiles do not win)."""
-    c, wilds = get_variant(s.variant).split_wilds(s, seat, tiles)
-    return analysis.is_winning(
-        c, wilds, seven_pairs=not s.melds[seat], thirteen_orphans=not s.melds[seat]
-    )
+    v = get_variant(s.variant)
+    c, wilds = v.split_wilds(s, seat, tiles)
+    return analysis.is_winning(c, wilds, **v.win_shapes(s, seat))
 
 
 def _self_win_score(s: HandState, seat: int):
@@ -627,24 +693,23 @@ def _wall_exhausted(s: HandState, events: list) -> None:
 
 
 def deltas(s: HandState) -> list[int]:
-    """Each seat's net of every transfer so far."""
-    out = [0, 0, 0, 0]
-    for t in s.transfers:
-        out[t["from"]] -= t["amount"]
-        out[t["to"]] += t["amount"]
-    return out
+    """Each seat's net of every transfer recorded so far (the pot excluded)."""
+    return deltas_of(s.transfers)
 
 
 def _end(s: HandState, reason: str, events: list) -> None:
     s.phase = "ended"
     s.claim = None
     s.turn_kind = None
+    v = get_variant(s.variant)
     s.result = {
         "reason": reason,
         "winners": list(s.win_order),
         "deltas": deltas(s),
-        "next_dealer": get_variant(s.variant).next_dealer(s),
+        "pot": pot_of(s.transfers),
+        "next_dealer": v.next_dealer(s),
     }
+    s.result["match"] = v.next_match(s.match, s).to_json()
     events.append(
         {
             "type": "HandEnded",
@@ -655,11 +720,33 @@ def _end(s: HandState, reason: str, events: list) -> None:
     )
 
 
-def transfer(s: HandState, payer: int, payee: int, amount: int, reason: str, **info) -> dict:
-    """Record one payment; every settlement is built from these, so it sums to zero."""
-    t = {"from": payer, "to": payee, "amount": amount, "reason": reason, **info}
-    s.transfers.append(t)
-    return t
+def next_match(s: HandState) -> MatchState:
+    """The match after this finished hand (also stored as ``result["match"]``)."""
+    if s.phase != "ended":
+        raise ValueError("the hand is not over")
+    return MatchState.from_json(s.result["match"])
+
+
+def settle(s: HandState) -> dict:
+    """The settlement of a finished hand: pure, so a task can compute it (and again).
+
+    Returns ``{"transfers": [...], "end_transfers": [...], "deltas": [4 ints],
+    "pot": int, "winners": [...], "details": {...}}``: ``transfers`` are every
+    payment of the hand (the live ones, then the end-of-hand ones the variant adds
+    now, e.g. Sichuan's 查花猪/查大叫 and kong refunds); ``deltas`` each seat's net
+    of them; ``pot`` what was paid to nobody (``sum(deltas) + pot == 0``)."""
+    if s.phase != "ended":
+        raise ValueError("the hand is not over")
+    end, details = get_variant(s.variant).settle(s)
+    transfers = [*s.transfers, *end]
+    return {
+        "transfers": transfers,
+        "end_transfers": end,
+        "deltas": deltas_of(transfers),
+        "pot": pot_of(transfers),
+        "winners": list(s.win_order),
+        "details": details,
+    }
 
 
 def _insert(hand: list[int], tile: int) -> None:
@@ -673,9 +760,11 @@ def _insert(hand: list[int], tile: int) -> None:
 # Replay
 
 
-def replay(variant: str, rules, seed: int, dealer: int | None, log) -> HandState:
+def replay(
+    variant: str, rules, seed: int, dealer: int | None, log, match: MatchState | None = None
+) -> HandState:
     """Rebuild a hand from its recorded inputs; raises if the log does not apply."""
-    state = new_hand(variant, rules, seed, dealer)
+    state = new_hand(variant, rules, seed, dealer, match)
     for seat, action in log:
         out = apply(state, seat, action)
         if isinstance(out, Rejection):

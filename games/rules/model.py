@@ -68,7 +68,10 @@ class WinContext:
     round_wind: int | None = None
     wild: int | None = None  # the indicator tile
     flowers: tuple[int, ...] = ()
-    cai_piao: int = 0
+    cai_piao: int = 0  # Hangzhou: consecutive 财飘 by this player before this win
+    # Kongs in the unbroken chain of replacements that ends in this self-draw: 1 after one
+    # kong (杠开), 2 when that replacement made another kong, … (0: not after a kong).
+    kong_chain: int = 0
     dealer: bool = False
 
     @property

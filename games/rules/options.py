@@ -21,7 +21,7 @@ class OptionsError(ValueError):
 @dataclass(frozen=True)
 class Option:
     id: str
-    type: str  # "bool" | "int" | "choice"
+    type: str  # "bool" | "int" | "choice" | "map" (id -> int; ``keys`` lists the ids)
     default: Any
     label_zh: str
     label_en: str
@@ -33,6 +33,16 @@ class Option:
     derive: Callable[[Mapping[str, Any]], Any] | None = None
     # Display names of choice values: {value: (Chinese, English)}.
     choice_labels: Mapping[Any, tuple[str, str]] | None = None
+    # For "map": the ids it may hold (its default names every one of them).
+    keys: tuple[str, ...] = ()
+
+    def merge(self, current: Any, value: Any) -> Any:
+        """A layer's value over the value so far: a map given in part overrides only
+        the ids it names; anything else replaces."""
+        value = self.check(value)
+        if self.type == "map" and value is not None:
+            return {**(current if current is not None else self.default), **value}
+        return value
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -54,6 +64,22 @@ class Option:
             if self.max is not None and value > self.max:
                 raise OptionsError(f"option {self.id!r} must be at most {self.max}, got {value}")
             return value
+        if self.type == "map":
+            if not isinstance(value, Mapping):
+                raise OptionsError(f"option {self.id!r} must be an object of id: number")
+            out = {}
+            for key, n in value.items():
+                if key not in self.keys:
+                    known = ", ".join(self.keys)
+                    raise OptionsError(f"option {self.id!r} has no id {key!r} (known: {known})")
+                if isinstance(n, bool) or not isinstance(n, int):
+                    raise OptionsError(f"option {self.id!r}: {key} must be a whole number")
+                if self.min is not None and n < self.min:
+                    raise OptionsError(f"option {self.id!r}: {key} must be at least {self.min}")
+                if self.max is not None and n > self.max:
+                    raise OptionsError(f"option {self.id!r}: {key} must be at most {self.max}")
+                out[key] = n
+            return out
         if self.type == "choice":
             if value not in self.choices:
                 allowed = ", ".join(map(str, self.choices))
@@ -75,6 +101,8 @@ class Option:
             d["choice_labels"] = {
                 str(k): {"zh-hans": zh, "en": en} for k, (zh, en) in self.choice_labels.items()
             }
+        if self.keys:
+            d["keys"] = list(self.keys)
         if self.min is not None:
             d["min"] = self.min
         if self.max is not None:
@@ -122,9 +150,25 @@ class Options(Mapping[str, Any]):
 
 
 class OptionSet:
-    def __init__(self, options: tuple[Option, ...]):
+    """A variant's house rules.
+
+    ``renamed`` maps an option id that used to exist to its current id, and
+    ``retired`` lists ids that no longer exist: stored rules (a saved hand, a room)
+    are read through :meth:`resolve_stored`, which applies both, so renaming or
+    retiring an option never makes a stored hand unloadable.  New choices go
+    through :meth:`resolve`, which refuses unknown ids."""
+
+    def __init__(
+        self,
+        options: tuple[Option, ...],
+        *,
+        renamed: Mapping[str, str] | None = None,
+        retired: tuple[str, ...] = (),
+    ):
         self.options = options
         self.by_id = {o.id: o for o in options}
+        self.renamed = dict(renamed or {})
+        self.retired = frozenset(retired)
 
     def resolve(self, *layers: Mapping[str, Any] | None) -> Options:
         """Defaults, overlaid by each layer in turn, validated."""
@@ -139,12 +183,24 @@ class OptionSet:
                 if opt is None:
                     known = ", ".join(sorted(self.by_id))
                     raise OptionsError(f"unknown house rule {key!r} (known: {known})")
-                chosen[key] = opt.check(value)
+                chosen[key] = opt.merge(chosen.get(key), value)
         values = {o.id: chosen.get(o.id, o.default) for o in self.options}
         for o in self.options:
             if o.derive is not None and values[o.id] is None:
                 values[o.id] = o.derive(values)
         return Options(values)
+
+    def upgrade(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """Stored rules in today's ids: renamed ids follow, retired ones are dropped."""
+        out: dict[str, Any] = {}
+        for key, value in stored.items():
+            if key in self.retired:
+                continue
+            out[self.renamed.get(key, key)] = value
+        return out
+
+    def resolve_stored(self, stored: Mapping[str, Any] | None) -> Options:
+        return self.resolve(self.upgrade(stored or {}))
 
     def describe(self) -> list[dict]:
         return [o.describe() for o in self.options]

@@ -2,10 +2,11 @@
 
 After every action: the tiles are conserved, exactly one thing is awaited
 (one seat on its turn, or the seats still to answer a claim window or a
-setup choice), and the transfers so far sum to zero (by construction they
-can't not, so the check is on the per-seat deltas the players see).  At the
-end of every hand the action log is replayed from ``(seed, rules, log)`` and
-must give the same state, field for field.
+setup choice), and the money so far sums to zero with the pot (the per-seat
+deltas the players see plus what was paid to nobody).  At the end of every
+hand the settlement (``settle``) sums to zero with the pot too, and the action
+log is replayed from ``(seed, rules, log)`` and must give the same state,
+field for field.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 
 from . import tiles as T
 from .bots import choose_action
-from .engine import Rejection, apply, awaited, deltas, new_hand, replay
+from .engine import Rejection, apply, awaited, deltas, new_hand, next_match, replay, settle
+from .money import pot_of
 from .rng import Rng
 from .state import HandState
 from .variants import get_variant
@@ -30,6 +32,7 @@ class InvariantError(AssertionError):
 
 def tile_census(s: HandState) -> Counter:
     c: Counter = Counter(s.wall)
+    c.update(s.dead)
     for k in range(4):
         c.update(s.hands[k])
         c.update(s.discards[k])
@@ -44,8 +47,10 @@ def check_invariants(s: HandState, expected: Counter) -> None:
     if census != expected:
         diff = (census - expected) + (expected - census)
         raise InvariantError(f"tiles not conserved: {T.fmt(diff.elements())} differ")
-    if sum(deltas(s)) != 0:
-        raise InvariantError(f"transfers do not sum to zero: {deltas(s)}")
+    if sum(deltas(s)) + pot_of(s.transfers) != 0:
+        raise InvariantError(f"money and pot do not sum to zero: {deltas(s)}")
+    if any(t["amount"] <= 0 for t in s.transfers):
+        raise InvariantError("a transfer of nothing or less")
     waiting = awaited(s)
     if s.phase == "ended":
         if waiting:
@@ -61,9 +66,11 @@ def check_invariants(s: HandState, expected: Counter) -> None:
             raise InvariantError(f"claim awaits {waiting}, expected {expected_seats}")
 
 
-def play_hand(variant: str, rules, seed: int, dealer: int | None = None, *, check: bool = True):
+def play_hand(
+    variant: str, rules, seed: int, dealer: int | None = None, *, check: bool = True, match=None
+):
     """Play one hand with four bots; returns ``(final_state, log)``."""
-    state = new_hand(variant, rules, seed, dealer)
+    state = new_hand(variant, rules, seed, dealer, match)
     expected = tile_census(state)
     log: list[tuple[int, dict]] = []
     if check:
@@ -81,9 +88,12 @@ def play_hand(variant: str, rules, seed: int, dealer: int | None = None, *, chec
         if check:
             check_invariants(state, expected)
     if check:
-        again = replay(variant, state.rules, seed, dealer, log)
+        again = replay(variant, state.rules, seed, dealer, log, match)
         if again.to_json() != state.to_json():
             raise InvariantError(f"replay of hand seed={seed} differs from the played state")
+        final = settle(state)
+        if sum(final["deltas"]) + final["pot"] != 0:
+            raise InvariantError(f"settlement does not sum to zero: {final}")
     return state, log
 
 
@@ -118,8 +128,12 @@ def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = T
     seeds = Rng(seed)
     summary = Summary()
     start = time.perf_counter()
+    match = v.new_match(opts)
     for _ in range(hands):
-        state, log = play_hand(variant, opts, seeds.next64() >> 1, check=check)
+        if match.finished:
+            match = v.new_match(opts)
+        state, log = play_hand(variant, opts, seeds.next64() >> 1, check=check, match=match)
+        match = next_match(state)
         summary.hands += 1
         summary.actions += len(log)
         if state.result["reason"] == "exhausted":

@@ -4,6 +4,13 @@ A :class:`HandState` is never changed once an ``apply`` has returned it: the
 engine clones, then mutates the clone.  Every field is JSON-friendly through
 ``to_json``/``from_json`` (tiles in the notation, melds as objects) so a
 snapshot can be stored and compared with a replay of the action log.
+
+The generic fields are the ones every rule set shares.  Whatever one variant
+alone needs (Sichuan's 定缺 and 过胡 bar, Hangzhou's 财飘 counters, …) lives in
+``vs``, a JSON object the variant owns and the engine neither reads nor names.
+
+Stored snapshots carry ``schema``; ``from_json`` upgrades older shapes
+(``upgrade``) so a stored hand stays loadable when the shape changes.
 """
 
 from __future__ import annotations
@@ -11,9 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import tiles as T
+from .match import MatchState
 from .model import Meld
 
-PHASES = ("exchange", "ding_que", "play", "claim", "ended")
+SCHEMA = 2
 
 
 def _copy(value):
@@ -33,17 +41,17 @@ class HandState:
         "variant",
         "rules",
         "seed",
+        "match",
         "dealer",
         "version",
         "wall",
+        "dead",
+        "indicator",
         "hands",
         "melds",
         "discards",
         "flowers",
         "phase",
-        "picks",
-        "que",
-        "exchange_dir",
         "turn",
         "drawn",
         "turn_kind",
@@ -52,13 +60,12 @@ class HandState:
         "won",
         "win_order",
         "left",
-        "pass_hu",
         "draws",
         "claimed_any",
         "kongs",
         "transfers",
         "result",
-        "extra",
+        "vs",
     )
 
     def __init__(self, **fields: Any):
@@ -80,23 +87,28 @@ class HandState:
                 return s
         raise AssertionError("nobody left in play")
 
+    @property
+    def extra(self) -> dict:
+        """Deprecated alias of ``vs`` for callers written before the variant state."""
+        return self.vs
+
     # --- copying -----------------------------------------------------------
     def clone(self) -> HandState:
         new = HandState.__new__(HandState)
         new.variant = self.variant
         new.rules = self.rules  # frozen Options, shared
         new.seed = self.seed
+        new.match = self.match  # frozen MatchState, shared
         new.dealer = self.dealer
         new.version = self.version
         new.wall = list(self.wall)
+        new.dead = list(self.dead)
+        new.indicator = self.indicator
         new.hands = [list(h) for h in self.hands]
         new.melds = [list(m) for m in self.melds]  # Meld is frozen
         new.discards = [list(d) for d in self.discards]
         new.flowers = [list(f) for f in self.flowers]
         new.phase = self.phase
-        new.picks = list(self.picks)
-        new.que = list(self.que)
-        new.exchange_dir = self.exchange_dir
         new.turn = self.turn
         new.drawn = self.drawn
         new.turn_kind = self.turn_kind
@@ -105,13 +117,12 @@ class HandState:
         new.won = _copy(self.won)
         new.win_order = list(self.win_order)
         new.left = list(self.left)
-        new.pass_hu = list(self.pass_hu)
         new.draws = list(self.draws)
         new.claimed_any = self.claimed_any
         new.kongs = _copy(self.kongs)
         new.transfers = _copy(self.transfers)
         new.result = _copy(self.result)
-        new.extra = _copy(self.extra)
+        new.vs = _copy(self.vs)
         return new
 
     # --- serialisation -------------------------------------------------------
@@ -126,20 +137,21 @@ class HandState:
             claim["options"] = {str(k): v for k, v in claim["options"].items()}
             claim["answers"] = {str(k): v for k, v in claim["answers"].items()}
         return {
+            "schema": SCHEMA,
             "variant": self.variant,
             "rules": dict(self.rules),
             "seed": self.seed,
+            "match": self.match.to_json(),
             "dealer": self.dealer,
             "version": self.version,
             "wall": tl(self.wall),
+            "dead": tl(self.dead),
+            "indicator": T.to_str(self.indicator) if self.indicator is not None else None,
             "hands": [T.fmt(h) for h in self.hands],
             "melds": [[m.to_json() for m in ms] for ms in self.melds],
             "discards": [tl(d) for d in self.discards],
             "flowers": [T.fmt(f) for f in self.flowers],
             "phase": self.phase,
-            "picks": self.picks,
-            "que": self.que,
-            "exchange_dir": self.exchange_dir,
             "turn": self.turn,
             "drawn": T.to_str(self.drawn) if self.drawn is not None else None,
             "turn_kind": self.turn_kind,
@@ -148,20 +160,20 @@ class HandState:
             "won": self.won,
             "win_order": self.win_order,
             "left": self.left,
-            "pass_hu": self.pass_hu,
             "draws": self.draws,
             "claimed_any": self.claimed_any,
             "kongs": self.kongs,
             "transfers": self.transfers,
             "result": self.result,
-            "extra": self.extra,
+            "vs": self.vs,
         }
 
     @classmethod
     def from_json(cls, d: dict) -> HandState:
-        from .variants import get_variant
+        from .variants.registry import get_variant
 
         variant = get_variant(d["variant"])
+        d = variant.upgrade_state(upgrade(d))
         claim = d["claim"]
         if claim is not None:
             claim = dict(claim)
@@ -170,19 +182,19 @@ class HandState:
             claim["answers"] = {int(k): v for k, v in claim["answers"].items()}
         return cls(
             variant=d["variant"],
-            rules=variant.resolve_options(d["rules"]),
+            rules=variant.options.resolve_stored(d["rules"]),
             seed=d["seed"],
+            match=MatchState.from_json(d["match"]),
             dealer=d["dealer"],
             version=d["version"],
             wall=[T.parse_one(t) for t in d["wall"]],
+            dead=[T.parse_one(t) for t in d["dead"]],
+            indicator=T.parse_one(d["indicator"]) if d["indicator"] is not None else None,
             hands=[sorted(T.parse(h)) for h in d["hands"]],
             melds=[[Meld.from_json(m) for m in ms] for ms in d["melds"]],
             discards=[[T.parse_one(t) for t in ds] for ds in d["discards"]],
             flowers=[sorted(T.parse(f)) for f in d["flowers"]],
             phase=d["phase"],
-            picks=list(d["picks"]),
-            que=list(d["que"]),
-            exchange_dir=d["exchange_dir"],
             turn=d["turn"],
             drawn=T.parse_one(d["drawn"]) if d["drawn"] is not None else None,
             turn_kind=d["turn_kind"],
@@ -191,11 +203,36 @@ class HandState:
             won=list(d["won"]),
             win_order=list(d["win_order"]),
             left=list(d["left"]),
-            pass_hu=list(d["pass_hu"]),
             draws=list(d["draws"]),
             claimed_any=d["claimed_any"],
             kongs=[dict(k) for k in d["kongs"]],
             transfers=list(d["transfers"]),
             result=d["result"],
-            extra=dict(d["extra"]),
+            vs=dict(d["vs"]),
         )
+
+
+def upgrade(d: dict) -> dict:
+    """A stored snapshot in the current generic shape (variant parts still to upgrade).
+
+    Schema 1 (before ``schema`` was stored) kept Sichuan's fields at the top level
+    (``picks``, ``que``, ``exchange_dir``, ``pass_hu``, ``extra``) and the kong income
+    inside ``kongs``: they move under ``vs["legacy"]`` for the variant's own
+    ``upgrade_state`` to take apart."""
+    d = dict(d)
+    if d.get("schema", 1) == 1:
+        legacy = {k: d.pop(k, None) for k in ("picks", "que", "exchange_dir", "pass_hu")}
+        legacy["extra"] = d.pop("extra", {}) or {}
+        legacy["kongs"] = [dict(k) for k in d["kongs"]]
+        d["kongs"] = [
+            {**{k: v for k, v in rec.items() if k not in ("income", "transferred")}, "chain": 1}
+            for rec in d["kongs"]
+        ]
+        d["vs"] = {"legacy": legacy}
+        dealer = d["dealer"]
+        d["match"] = MatchState(dealer=dealer).dealt(dealer).to_json()
+        d["dead"], d["indicator"] = [], None
+        d["schema"] = 2
+    if d["schema"] != SCHEMA:
+        raise ValueError(f"unknown hand schema {d['schema']!r} (this engine reads up to {SCHEMA})")
+    return d

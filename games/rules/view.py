@@ -2,16 +2,20 @@
 
 Nothing else decides visibility.  Before the hand ends nobody sees another
 seat's concealed tiles (a winner's hand is shown: 血战 plays on with it face
-up), the wall, the seed, another seat's drawn tile, choices still hidden
-(换三张 picks, 定缺 before all have chosen) or the kind of another seat's
-concealed kong.  A spectator (``seat=None``) sees no concealed tile at all.
+up), the wall, the dead part of it, the seed, another seat's drawn tile or the
+kind of another seat's concealed kong.  A spectator (``seat=None``) sees no
+concealed tile at all.  The wild indicator and the wild kinds are public.  The
+variant projects its own part of the state (``Variant.project``), under the
+same rule.
 """
 
 from __future__ import annotations
 
 from . import tiles as T
 from .engine import deltas, legal_actions
+from .money import pot_of
 from .state import HandState
+from .variants.registry import get_variant
 
 
 def _meld_view(m, visible: bool) -> dict:
@@ -21,44 +25,56 @@ def _meld_view(m, visible: bool) -> dict:
 
 
 def view(s: HandState, seat: int | None) -> dict:
+    v = get_variant(s.variant)
     ended = s.phase == "ended"
-    all_que = all(q is not None for q in s.que)
+    top, per_player = v.project(s, seat)
     players = []
     for k in range(4):
         own = seat == k
         shows_hand = ended or own or s.won[k] is not None
         p = {
             "seat": k,
+            "wind": s.match.seat_winds[k] if s.match.seat_winds else None,
             "hand_count": len(s.hands[k]),
             "melds": [_meld_view(m, own or ended) for m in s.melds[k]],
             "discards": [T.to_str(t) for t in s.discards[k]],
             "flowers": T.fmt(s.flowers[k]),
             "won": s.won[k],
             "left": s.left[k],
-            "que": "mps"[s.que[k]] if s.que[k] is not None and (all_que or own) else None,
-            "que_chosen": s.que[k] is not None,
-            "picked": s.picks[k] is not None,
+            **per_player[k],
         }
         if shows_hand:
             p["hand"] = T.fmt(s.hands[k])
         if own and s.drawn is not None and s.turn == k and s.phase == "play":
             p["drawn"] = T.to_str(s.drawn)
         players.append(p)
+    match = s.match
     out = {
         "variant": s.variant,
         "rules": s.rules.to_json(),
         "version": s.version,
         "phase": s.phase,
         "dealer": s.dealer,
+        "match": {
+            "dealer": s.dealer,
+            "streak": match.streak,
+            "prevailing": match.prevailing,
+            "hands_played": match.hands_played,
+            "hands_total": match.hands_total,
+        },
         "turn": s.turn,
         "wall_count": len(s.wall),
+        "indicator": T.to_str(s.indicator) if s.indicator is not None else None,
+        "wild_kinds": T.fmt(sorted(v.wild_kinds(s))),
         "players": players,
         "claim": None,
         "transfers": list(s.transfers),
         "deltas": deltas(s),
+        "pot": pot_of(s.transfers),
         "result": s.result,
         "seat": seat,
         "legal": legal_actions(s, seat) if seat is not None else [],
+        **top,
     }
     if s.claim is not None:
         out["claim"] = {
@@ -66,14 +82,10 @@ def view(s: HandState, seat: int | None) -> dict:
             "from": s.claim["from"],
             "kind": s.claim["kind"],
         }
-    # Set by the variant once the exchange has happened (the direction is secret until then).
-    out["exchange_direction"] = s.extra.get("exchange_direction")
-    if seat is not None and s.picks[seat] is not None:
-        out["my_pick"] = s.picks[seat]
     if ended:
         out["seed"] = s.seed
         out["wall"] = T.fmt(s.wall)
-        out["cha"] = s.extra.get("cha")
+        out["dead"] = T.fmt(s.dead)
     return out
 
 

@@ -23,8 +23,12 @@ def logged_in(user) -> APIClient:
 
 def test_variants_describe_their_house_rules(client):
     body = client.get("/api/variants/").json()
-    assert [v["key"] for v in body] == ["sichuan"]
-    rules = {r["id"]: r for r in body[0]["rules"]}
+    assert [v["key"] for v in body] == ["hangzhou", "sichuan"]
+    by_key = {v["key"]: v for v in body}
+    hangzhou = {r["id"]: r for r in by_key["hangzhou"]["rules"]}
+    assert hangzhou["discard_win_min_streak"]["default"] == 2
+    assert hangzhou["max_streak_factor"]["choices"] == [2, 4, 8, 16]
+    rules = {r["id"]: r for r in by_key["sichuan"]["rules"]}
     assert rules["fan_cap"]["default"] == 4 and rules["fan_cap"]["nullable"] is True
     assert rules["mode"]["choices"] == ["xuezhan", "plain"]
     assert rules["ding_que"]["label"] == {"zh-hans": "定缺", "en": "Declare a missing suit"}
@@ -43,7 +47,7 @@ def test_create_room_with_bots_returns_id_code_and_ws(make_user):
     assert room["ws"] == f"/ws/rooms/{room['id']}/" and len(room["code"]) == 6
     assert [s["is_bot"] for s in room["seats"]] == [False, True, True, True]
     assert room["seats"][0]["bot_names"] is None
-    assert room["seats"][1]["bot_names"] == {"zh-hans": "机器人·南", "en": "Bot South"}
+    assert room["seats"][1]["bot_names"] == {"zh-hans": "机器人·小墨", "en": "Bot Ink"}
     assert room["rules"]["mode"] == "plain" and room["my_seat"] == 0
     listed = api.get("/api/rooms/").json()
     assert room["id"] in [x["id"] for x in listed]

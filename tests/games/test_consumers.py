@@ -161,14 +161,19 @@ def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
         versions = [m["v"] for m in seen if m["t"] == "state"]
         assert versions == sorted(versions) and versions[-1] == end["v"]
         assert sorted(set(versions)) == list(range(versions[0], versions[-1] + 1))  # no gaps
-        assert sum(end["d"]["result"]["deltas"]) == 0
+        result = end["d"]["result"]
+        assert sum(result["deltas"]) + result["pot"] == 0  # what was paid during play
         assert all("hand" in p for p in end["d"]["hands"])  # everything is shown at the end
         settled = next((m for m in seen if m["t"] == "settled"), None)
         if settled is None:  # it may already have come in the same batch as hand_end
             settled = await receive_until(comm, "settled", seen=seen)
-        assert settled["d"]["deltas"] == end["d"]["result"]["deltas"]
-        assert len(settled["d"]["ratings"]) == 4
-        assert settled["d"]["scores"] == end["d"]["result"]["deltas"]
+        d = settled["d"]
+        assert d["hand_id"] == end["d"]["hand_id"]
+        # The settlement adds the end-of-hand payments to those made during play.
+        assert d["transfers"] == end["d"]["transfers"] + d["details"]["end_transfers"]
+        assert sum(d["deltas"]) + d["details"]["pot"] == 0
+        assert len(d["ratings"]) == 4
+        assert d["scores"] == d["deltas"]  # the room's first hand
         await comm.disconnect()
 
     async_to_sync(run)()

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Hand, HandAction, Room, Seat, Settlement
-from games.rules import HandState
+from games.rules import HandState, legal_actions, settle
 from games.selectors import room_payload
 from leaderboards.models import RatingChange
 from tests.games.conftest import play_out, sweep, wait_settled
@@ -96,7 +96,7 @@ def test_bots_act_at_their_deadline_and_humans_at_theirs(make_user):
     assert sweep() == 3  # the bots choose now; ann has 15 seconds
     hand.refresh_from_db()
     state = HandState.from_json(hand.state)
-    assert state.que[0] is None and all(q is not None for q in state.que[1:])
+    assert [bool(legal_actions(state, seat)) for seat in range(4)] == [True, False, False, False]
     assert list(hand.deadlines["seats"]) == ["0"]
     assert sweep() == 0  # nothing more is due yet
     sweep(minutes=1)  # ann's deadline passes: the bot policy chooses for her
@@ -116,14 +116,20 @@ def test_whole_game_settles_each_hand_once_and_verifies(make_user):
     second = play_out(room)
     room.refresh_from_db()
     assert second.number == 2 and room.status == "finished"
+    settlements = []
     for hand in (first, second):
         s = wait_settled(hand)
-        assert sum(s.deltas) == 0
-        assert s.deltas == hand.result["deltas"]
+        settlements.append(s)
+        assert sum(s.deltas) + s.details["pot"] == 0
+        # Computed by the task from the final state, exactly as the engine settles it.
+        assert s.deltas == settle(HandState.from_json(hand.state))["deltas"]
         assert RatingChange.objects.filter(hand=hand).count() == 4
         assert HandAction.objects.filter(hand=hand).count() == hand.version
+    # The match carried over: the second hand was dealt as the first one's result said.
+    assert second.match == first.result["match"] and second.match["hands_played"] == 1
+    assert second.match["dealer"] in (None, second.dealer)  # None: the dice chose
     seats = list(Seat.objects.filter(room=room).order_by("index"))
-    totals = [sum(h.result["deltas"][i] for h in (first, second)) for i in range(4)]
+    totals = [sum(s.deltas[i] for s in settlements) for i in range(4)]
     assert [s.score for s in seats] == totals
     ann.refresh_from_db()
     assert ann.balance == totals[0]

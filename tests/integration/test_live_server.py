@@ -159,8 +159,9 @@ def test_four_clients_survive_a_daphne_crash_mid_hand(django_user_model):
     assert hand.version > crash["at"]
     call_command("hand_verify", hand.pk)  # the log replays to the stored snapshot
     settlement = Settlement.objects.get(hand=hand)
-    assert sum(settlement.deltas) == 0
+    assert sum(settlement.deltas) + settlement.details["pot"] == 0
     for p in players:
-        assert p.hand_end["result"]["deltas"] == settlement.deltas
+        assert p.hand_end["hand_id"] == p.settled["hand_id"] == hand.pk
+        assert p.hand_end["result"] == hand.result
         assert p.settled["deltas"] == settlement.deltas
         assert len(p.settled["ratings"]) == 4

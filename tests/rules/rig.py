@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.rules import apply, new_hand
+from games.rules import MatchState, apply, get_variant, new_hand
 from games.rules import tiles as T
 from games.rules.engine import Rejection
 from games.rules.model import Meld
@@ -26,15 +26,23 @@ def rig(
     rules: dict | None = None,
     que: str | None = "ssss",
     melds: dict[int, list[tuple[str, str, int | None]]] | None = None,
+    variant: str = "sichuan",
+    indicator: str | None = None,
+    streak: int = 1,
 ):
-    """A hand in the play phase (after 定缺 when ``que`` is given).
+    """A hand in the play phase (Sichuan: after 定缺 when ``que`` is given).
 
     ``front`` are the next draws in order, ``back`` the kong replacements in
     order.  ``wall_size`` shortens the wall as if the hand were late: the
     tiles taken out are laid in the four rivers, so every tile is still
-    somewhere and the census holds.
+    somewhere and the census holds.  ``indicator`` sets the wild indicator
+    (Hangzhou), ``streak`` the dealer's streak in the match.
     """
-    state = new_hand("sichuan", {"ding_que": que is not None, **(rules or {})}, 1, dealer)
+    if variant == "sichuan":
+        rules = {"ding_que": que is not None, **(rules or {})}
+    match = MatchState(dealer=dealer, streak=streak)
+    state = new_hand(variant, rules, 1, dealer, match)
+    v = get_variant(variant)
     held = [T.parse(h) for h in hands]
     meld_tiles = []
     state.melds = [[] for _ in range(4)]
@@ -43,8 +51,18 @@ def rig(
             m = Meld(kind, tuple(T.parse(tiles)), from_seat=source)
             state.melds[seat].append(m)
             meld_tiles += list(m.tiles)
+    # Hand sizes are checked except in the older Sichuan scenarios, which lay out
+    # short junk hands for seats that only discard what they are dealt.
+    for seat, h in enumerate(held if variant != "sichuan" else ()):
+        want = (14 if seat == dealer else 13) - 3 * len(state.melds[seat])
+        if len(h) != want:
+            raise ValueError(f"seat {seat} holds {len(h)} tiles, not {want}")
     front_t, back_t = T.parse(front), T.parse(back)
-    pool = Counter(t for t in range(27) for _ in range(4))
+    pool = Counter(v.wall_tiles(state.rules))
+    if indicator is not None:
+        state.indicator = T.parse_one(indicator)
+        state.dead = [state.indicator]
+    pool.subtract(Counter(state.dead))
     pool.subtract(Counter([t for h in held for t in h] + meld_tiles + front_t + back_t))
     if any(n < 0 for n in pool.values()):
         over = [T.to_str(t) for t, n in pool.items() if n < 0]
@@ -57,8 +75,9 @@ def rig(
             state.discards[i % 4].append(t)
         middle = middle[:keep]
     state.hands = [sorted(h) for h in held]
+    state.flowers = [[] for _ in range(4)]
     state.wall = front_t + middle + list(reversed(back_t))
-    if que is not None:
+    if variant == "sichuan" and que is not None:
         for seat in range(4):
             state = ok(apply(state, seat, {"type": "ding_que", "suit": que[seat]}))
     return state
@@ -76,13 +95,19 @@ def act(state, seat, action, **fields):
     return ok(apply(state, seat, a))
 
 
-def net(state):
+def _transfers(x):
+    """A state's transfers, or a settlement's (``settle(state)``)."""
+    return x["transfers"] if isinstance(x, dict) else x.transfers
+
+
+def net(x):
     out = [0, 0, 0, 0]
-    for t in state.transfers:
+    for t in _transfers(x):
         out[t["from"]] -= t["amount"]
-        out[t["to"]] += t["amount"]
+        if t["to"] is not None:
+            out[t["to"]] += t["amount"]
     return out
 
 
-def paid(state, reason):
-    return [(t["from"], t["to"], t["amount"]) for t in state.transfers if t["reason"] == reason]
+def paid(x, reason):
+    return [(t["from"], t["to"], t["amount"]) for t in _transfers(x) if t["reason"] == reason]

@@ -118,6 +118,28 @@ def test_waits_command(hand, expected):
     assert out.stdout == expected + "\n"
 
 
+ALL = "123456789m123456789p123456789s1234567z"
+
+
+@pytest.mark.parametrize(
+    ("hand", "wild", "expected"),
+    [
+        # Four sets and a lone wild (暴头): any tile, the three other 财神 included.
+        ("123m456m789m123p9s", "9s", ALL),
+        # 白板 plays as 9s: 12p waits on 3p, or the wild makes 123p and 白板 pairs with a
+        # drawn 白板 or wild.
+        ("123m456m789m12p5z9s", "9s", "3p9s5z"),
+        # The indicator is 白板: the other 白板 are the wilds, 9s is a plain tile.
+        ("123m456m789m12p5z5z", "5z", ALL),
+        ("123m456m789m1199p", "5z", "19p5z"),  # a drawn wild completes either pair
+    ],
+)
+def test_waits_command_with_a_wild(hand, wild, expected):
+    out = run_cli("waits", "--variant", "hangzhou", "--hand", hand, "--wild", wild)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == expected + "\n"
+
+
 def test_waits_command_refuses_bad_input():
     out = run_cli("waits", "--variant", "sichuan", "--hand", "123x")
     assert out.returncode == 2 and "unexpected character 'x'" in out.stderr

@@ -12,13 +12,25 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import HandState, apply, awaited, legal_actions, new_hand, replay, view
+from games.rules import (
+    HandState,
+    MatchState,
+    apply,
+    available,
+    awaited,
+    legal_actions,
+    new_hand,
+    next_match,
+    replay,
+    settle,
+    view,
+)
 from games.rules.bots import choose_action
 from games.rules.engine import Rejection
 from games.rules.rng import Rng
 from games.rules.simulate import check_invariants, play_hand, simulate, tile_census
 
-RULES = st.fixed_dictionaries(
+SICHUAN_RULES = st.fixed_dictionaries(
     {},
     optional={
         "mode": st.sampled_from(["xuezhan", "plain"]),
@@ -38,11 +50,38 @@ RULES = st.fixed_dictionaries(
 )
 
 
-def _random_playout(rules, seed, randomness):
+HANGZHOU_RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "bai_ban_stands_in": st.booleans(),
+        "discard_win_min_streak": st.sampled_from([None, 1, 2, 3]),
+        "max_streak_factor": st.sampled_from([2, 4, 8, 16]),
+        "cheng_bao_claims": st.sampled_from([1, 2, 3]),
+        "qi_dui": st.booleans(),
+        "streak_factor": st.sampled_from(["by_streak", "fixed"]),
+        "qi_dui_bao_tou": st.booleans(),
+        "kong_chain_doubles": st.booleans(),
+        "you_cai_bi_kao": st.booleans(),
+        "base": st.sampled_from([1, 2, 5]),
+    },
+)
+
+#: house-rule strategies per registered variant (a new variant must add its own)
+RULES = {"sichuan": SICHUAN_RULES, "hangzhou": HANGZHOU_RULES}
+VARIANT_RULES = st.sampled_from(sorted(RULES)).flatmap(
+    lambda key: st.tuples(st.just(key), RULES[key])
+)
+
+
+def test_every_registered_variant_is_played_out():
+    assert {v.key for v in available()} <= set(RULES)
+
+
+def _random_playout(variant, rules, seed, randomness):
     """Bots, except that with probability ``randomness`` a seat picks any legal action
     (so passes on wins, odd kongs and odd discards all happen)."""
     rng = Rng(seed ^ 0x5EED)
-    state = new_hand("sichuan", rules, seed)
+    state = new_hand(variant, rules, seed)
     expected = tile_census(state)
     log = []
     while state.phase != "ended":
@@ -65,28 +104,41 @@ def _random_playout(rules, seed, randomness):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=RULES, seed=st.integers(0, 2**63 - 1), randomness=st.sampled_from([0.0, 0.2, 1.0]))
-def test_random_playouts_keep_the_invariants_and_replay(rules, seed, randomness):
-    state, log = _random_playout(rules, seed, randomness)
+@given(
+    vr=VARIANT_RULES,
+    seed=st.integers(0, 2**63 - 1),
+    randomness=st.sampled_from([0.0, 0.2, 1.0]),
+)
+def test_random_playouts_keep_the_invariants_and_replay(vr, seed, randomness):
+    variant, rules = vr
+    state, log = _random_playout(variant, rules, seed, randomness)
     assert state.result["deltas"] == [
         sum(t["amount"] for t in state.transfers if t["to"] == k)
         - sum(t["amount"] for t in state.transfers if t["from"] == k)
         for k in range(4)
     ]
-    assert sum(state.result["deltas"]) == 0
-    again = replay("sichuan", rules, seed, None, log)
+    assert sum(state.result["deltas"]) + state.result["pot"] == 0
+    again = replay(variant, rules, seed, None, log)
     assert again.to_json() == state.to_json()
+    final = settle(state)
+    assert sum(final["deltas"]) + final["pot"] == 0
+    assert final["transfers"][: len(state.transfers)] == state.transfers
     # Every amount is a whole multiple of the base.
     base = state.rules.base
-    assert all(t["amount"] % base == 0 and t["amount"] > 0 for t in state.transfers)
+    assert all(t["amount"] % base == 0 and t["amount"] > 0 for t in final["transfers"])
+    # The match moves on as the variant says, and survives JSON.
+    after = next_match(state)
+    assert after.hands_played == state.match.hands_played + 1
+    assert MatchState.from_json(json.loads(json.dumps(after.to_json()))) == after
 
 
 @settings(max_examples=40, deadline=None)
-@given(rules=RULES, seed=st.integers(0, 2**63 - 1), cut=st.integers(0, 200))
-def test_snapshot_round_trip_plays_on_identically(rules, seed, cut):
-    final, log = _random_playout(rules, seed, 0.2)
+@given(vr=VARIANT_RULES, seed=st.integers(0, 2**63 - 1), cut=st.integers(0, 200))
+def test_snapshot_round_trip_plays_on_identically(vr, seed, cut):
+    variant, rules = vr
+    final, log = _random_playout(variant, rules, seed, 0.2)
     cut = min(cut, len(log))
-    mid = replay("sichuan", rules, seed, None, log[:cut])
+    mid = replay(variant, rules, seed, None, log[:cut])
     snapshot = json.loads(json.dumps(mid.to_json()))
     restored = HandState.from_json(snapshot)
     assert restored.to_json() == mid.to_json()
@@ -100,7 +152,7 @@ def _concealed_leaks(state, seat, v):
     problems = []
     ended = state.phase == "ended"
     if not ended:
-        for key in ("seed", "wall"):
+        for key in ("seed", "wall", "dead"):
             if key in v:
                 problems.append(key)
     for p in v["players"]:
@@ -114,7 +166,8 @@ def _concealed_leaks(state, seat, v):
         for m in p["melds"]:
             if m["concealed"] and m["tiles"] is not None:
                 problems.append(f"concealed kong of {k}")
-        if p["que"] is not None and not all(q is not None for q in state.que):
+        que = state.vs.get("que")
+        if p.get("que") is not None and not all(q is not None for q in que):
             problems.append(f"que of {k}")
     if seat is None and not ended:
         if any("hand" in p and state.won[p["seat"]] is None for p in v["players"]):
@@ -123,11 +176,12 @@ def _concealed_leaks(state, seat, v):
 
 
 @settings(max_examples=40, deadline=None)
-@given(rules=RULES, seed=st.integers(0, 2**63 - 1))
-def test_views_and_events_hide_what_a_seat_may_not_see(rules, seed):
+@given(vr=VARIANT_RULES, seed=st.integers(0, 2**63 - 1))
+def test_views_and_events_hide_what_a_seat_may_not_see(vr, seed):
     from games.rules import events_for
 
-    state = new_hand("sichuan", rules, seed)
+    variant, rules = vr
+    state = new_hand(variant, rules, seed)
     steps = 0
     while state.phase != "ended" and steps < 2000:
         for seat in (0, 1, 2, 3, None):
@@ -151,6 +205,9 @@ def test_views_and_events_hide_what_a_seat_may_not_see(rules, seed):
         steps += 1
     v = view(state, 1)
     assert v["seed"] == seed and all("hand" in p for p in v["players"])
+    # The wild indicator and kinds are public to every seat and spectator.
+    for viewer in (0, 1, 2, 3, None):
+        assert view(state, viewer)["wild_kinds"] == v["wild_kinds"]
 
 
 def test_a_thousand_bot_hands_run_clean():

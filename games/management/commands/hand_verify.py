@@ -17,8 +17,11 @@ class Command(BaseCommand):
         bad = 0
         for hand in hands:
             log = [(a.seat, a.action) for a in hand.actions.order_by("seq")]
+            # The exact inputs of new_hand: the match it was dealt under (its dealer None
+            # when the dice chose); hands stored before matches existed name the dealer.
+            dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
             try:
-                rebuilt = replay(hand.variant, hand.rules, hand.seed, hand.dealer, log).to_json()
+                rebuilt = replay(hand.variant, hand.rules, hand.seed, dealer, log, match).to_json()
             except ValueError as e:
                 bad += 1
                 self.stdout.write(f"hand {hand.pk}: log does not replay: {e}")

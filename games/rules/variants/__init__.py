@@ -1,5 +1,6 @@
 """Variant registry: ``get_variant("sichuan")``."""
 
-from .base import UnknownVariant, Variant, available, get_variant, register
+from .base import Variant
+from .registry import UnknownVariant, available, get_variant, register
 
 __all__ = ["UnknownVariant", "Variant", "available", "get_variant", "register"]

@@ -1,20 +1,22 @@
-"""The interface every variant implements, and the registry that names them.
+"""The interface every variant implements.
 
-A variant is one object with a stable key.  The generic engine (``engine.py``)
-runs the flow every rule set shares (deal, draw, discard, claim windows,
-kongs, wins, the end of the wall) and asks the variant every question on
-which rule sets differ.  Nothing outside ``variants/`` branches on a key.
+A variant is one object with a stable key (registered in ``registry.py``).
+The generic engine (``engine.py``) runs the flow every rule set shares (deal,
+draw, discard, claim windows, kongs, wins, the end of the wall) and asks the
+variant every question on which rule sets differ.  Nothing outside
+``variants/`` branches on a key, and whatever one variant alone keeps in the
+hand lives in ``state.vs``, which only the variant reads.
+
+This module imports no engine module: the engine depends on the interface,
+never the other way round.
 """
 
 from __future__ import annotations
 
 from .. import tiles as T
+from ..match import MatchState
 from ..model import Score, WinContext
 from ..options import Options, OptionSet
-
-
-class UnknownVariant(ValueError):
-    pass
 
 
 class Variant:
@@ -24,81 +26,181 @@ class Variant:
     description_zh: str = ""
     description_en: str = ""
     options: OptionSet
+    #: offered to players (a test-only variant is registered unlisted)
+    listed: bool = True
 
     #: chow claims allowed (next player only)
     allows_chow: bool = False
-    #: every claimant wins on one discard (一炮多响) rather than only the first in turn
-    multiple_winners: bool = False
+    #: a kong (of any kind) may be declared on the turn of a claimed pung/chow
+    kong_on_claim_turn: bool = False
+    #: a 面下杠 needs the fourth tile drawn after the pung (one held then never counts)
+    added_kong_needs_drawn_fourth: bool = False
+    #: variant-only action types and their fields, e.g. ``{"ding_que": {"suit"}}``
+    action_fields: dict[str, set[str]] = {}
 
     def resolve_options(self, *layers) -> Options:
         return self.options.resolve(*layers)
 
-    # --- the deal --------------------------------------------------------------
+    def upgrade_state(self, d: dict) -> dict:
+        """A stored snapshot's variant part in today's shape (see ``state.upgrade``)."""
+        return d
+
+    # --- the match and the deal ----------------------------------------------------
+    def new_match(self, opts: Options, hands_total: int | None = None) -> MatchState:
+        """The match before its first hand (default: the dice pick the first dealer)."""
+        return MatchState(dealer=None, hands_total=hands_total)
+
     def wall_tiles(self, opts: Options) -> list[int]:
         raise NotImplementedError
+
+    def on_new_hand(self, state, rng) -> None:
+        """After the deal: the indicator (into ``state.dead``), ``state.vs``, …"""
+
+    def is_bonus(self, state, tile: int) -> bool:
+        """A tile laid out when drawn or dealt and replaced from the back (flowers)."""
+        return False
 
     def setup_phases(self, opts: Options) -> tuple[str, ...]:
         """Simultaneous choices made after the deal, before the dealer's first turn."""
         return ()
-
-    def on_new_hand(self, state, rng) -> None:
-        """Variant extras after the deal (wild indicator, exchange direction, …)."""
 
     def phase_actions(self, state, seat: int) -> list[dict]:
         """Legal actions of a setup phase for ``seat`` (empty once chosen)."""
         return []
 
     def phase_apply(self, state, seat: int, action: dict, events: list) -> str | None:
-        """Record a setup-phase choice on a cloned state; a reason string rejects it."""
+        """Record a setup-phase choice on a cloned state; a reason string rejects it.
+        Set ``state.phase = "play"`` when the last setup phase is over."""
         return "no setup phase"
 
-    # --- play ------------------------------------------------------------------
-    def wild_kinds(self, indicator: int | None) -> frozenset[int]:
+    def canonical_action(self, action: dict) -> dict | str:
+        """A variant action's fields, checked; a string is the reason it is malformed."""
+        return {"type": action["type"]}
+
+    def explain(self, state, seat: int, action: dict) -> tuple[str, str] | None:
+        """A clearer ``(code, reason)`` for an illegal action, where the variant has one."""
+        return None
+
+    # --- tiles and shapes -------------------------------------------------------------
+    def wild_kinds_for(self, indicator: int | None, opts: Options) -> frozenset[int]:
         """The kinds that are wild given the indicator tile (none by default)."""
         return frozenset()
 
-    def split_wilds_for_indicator(self, tiles, indicator: int | None) -> tuple[list[int], int]:
-        """A hand's count vector without its wild tiles, and how many wilds it holds."""
-        kinds = self.wild_kinds(indicator) if indicator is not None else frozenset()
+    def wild_kinds(self, state) -> frozenset[int]:
+        if state.indicator is None:
+            return frozenset()
+        return self.wild_kinds_for(state.indicator, state.rules)
+
+    def is_wild(self, state, tile: int) -> bool:
+        return state.indicator is not None and tile in self.wild_kinds(state)
+
+    def shape_kind(self, indicator: int | None, opts: Options, tile: int) -> int:
+        """The kind a (non-wild) tile plays as in a shape (a stand-in's, or its own)."""
+        return tile
+
+    def split_wilds_for_indicator(
+        self, tiles, indicator: int | None, opts: Options
+    ) -> tuple[list[int], int]:
+        """A hand's count vector (34 kinds) without its wilds, and how many wilds it holds."""
+        kinds = self.wild_kinds_for(indicator, opts) if indicator is not None else frozenset()
         c = [0] * T.NUM_KINDS
         wilds = 0
         for t in tiles:
             if t in kinds:
                 wilds += 1
-            elif t < T.NUM_KINDS:
-                c[t] += 1
+            else:
+                k = self.shape_kind(indicator, opts, t)
+                if k < T.NUM_KINDS:
+                    c[k] += 1
         return c, wilds
 
     def split_wilds(self, state, seat: int, tiles) -> tuple[list[int], int]:
-        return self.split_wilds_for_indicator(tiles, state.extra.get("wild"))
+        return self.split_wilds_for_indicator(tiles, state.indicator, state.rules)
 
+    def win_shapes(self, state, seat: int) -> dict[str, bool]:
+        """Which shapes the quick pre-check tries (the scorer has the last word)."""
+        concealed = not state.melds[seat]
+        return {"seven_pairs": concealed, "thirteen_orphans": concealed}
+
+    # --- the turn ---------------------------------------------------------------------
+    def discard_choices(self, state, seat: int) -> list[int]:
+        """Kinds ``seat`` may discard now (default: anything held)."""
+        return sorted(set(state.hands[seat]))
+
+    def may_claim(self, state, seat: int, source: int, tile: int, kind: str) -> bool:
+        """Whether ``seat`` may ``kind`` ("chi"/"peng"/"gang") the discarded ``tile``."""
+        return True
+
+    def may_kong(self, state, seat: int, tile: int, added: bool) -> bool:
+        """Whether ``seat`` may declare a kong of ``tile`` on its own turn."""
+        if added and self.added_kong_needs_drawn_fourth:
+            return tile not in state.vs.get("held_at_pung", {}).get(str(seat), [])
+        return True
+
+    def on_claimed(self, state, seat: int, meld, tile: int, events: list) -> None:
+        """After a chow/pung/kong claim of the discarded ``tile`` (bookkeeping for bars)."""
+        if meld.kind == "peng" and self.added_kong_needs_drawn_fourth:
+            if meld.tile in state.hands[seat]:
+                stale = state.vs.setdefault("held_at_pung", {}).setdefault(str(seat), [])
+                stale.append(meld.tile)
+
+    def on_draw(self, state, seat: int, tile: int, events: list) -> None:
+        """After ``seat`` draws (a normal draw or a replacement): bars that lift, …"""
+
+    def on_discard(self, state, seat: int, tile: int, events: list) -> None:
+        """After ``seat`` discards ``tile``, before the claim window opens."""
+
+    def own_turn_actions(self, state, seat: int) -> list[dict]:
+        """Variant actions offered on one's own turn, besides win, kong and discard."""
+        return []
+
+    def apply_own_turn(self, state, seat: int, action: dict, events: list) -> None:
+        raise AssertionError(f"no own-turn action {action['type']}")
+
+    # --- wins -------------------------------------------------------------------------
     def win_context(self, state, seat: int, hand, tile: int, win_type: str, flags) -> WinContext:
         """What ``score`` needs to know about a win at this table."""
+        match = state.match
+        kong = state.kongs[state.kong_turn] if state.kong_turn is not None else None
         return WinContext(
             hand=tuple(hand),
             melds=tuple(state.melds[seat]),
             win_tile=tile,
             win_type=win_type,
             flags=flags,
+            seat_wind=match.seat_winds[seat] if match.seat_winds else None,
+            round_wind=match.prevailing,
+            wild=state.indicator,
+            flowers=tuple(state.flowers[seat]),
+            kong_chain=kong["chain"] if kong is not None and "after_kong" in flags else 0,
             dealer=seat == state.dealer,
         )
 
-    def discard_choices(self, state, seat: int) -> list[int]:
-        """Kinds ``seat`` may discard now (default: anything held)."""
-        return sorted(set(state.hands[seat]))
-
-    def may_meld(self, state, seat: int, tile: int) -> bool:
-        """Whether ``seat`` may pung/kong/chow with ``tile``."""
-        return True
-
     def win_score(self, state, seat: int, ctx: WinContext, *, on_discard: bool) -> Score | None:
-        """Score a possible win, or None where the variant forbids it here."""
+        """Score a possible win, or None where the variant forbids it here.
+
+        By default a discarded wild cannot be won on (README: "a discarded wild can
+        be claimed by nobody")."""
+        if on_discard and self.is_wild(state, ctx.win_tile):
+            return None
         score = self.score(ctx, state.rules)
         return score if score.win else None
 
-    def dead_suit(self, state, seat: int) -> int | None:
-        """A suit the seat cannot win with (for bots' planning), if any."""
-        return None
+    def on_win_passed(self, state, seat: int, claim: dict) -> None:
+        """``seat`` could win on the claim window's tile and chose otherwise (漏胡)."""
+
+    def multiple_winners(self, opts: Options) -> bool:
+        """Every claimant wins on one discard (一炮多响)."""
+        return False
+
+    def claim_winners(self, state, source: int, claimants: list[int]) -> list[int]:
+        """Who wins among the seats that claimed 胡 (in turn order from ``source``).
+
+        Default: all of them with 一炮多响, else the first in turn order after the
+        discarder (截胡)."""
+        if self.multiple_winners(state.rules):
+            return claimants
+        return claimants[:1]
 
     def forced_win(self, state) -> bool:
         """Whether a seat that can win must (Sichuan's last four tiles)."""
@@ -108,7 +210,11 @@ class Variant:
         """Score one win: a :class:`Score` (``win=False`` with a reason when illegal)."""
         raise NotImplementedError
 
-    # --- money -------------------------------------------------------------------
+    def dead_suit(self, state, seat: int) -> int | None:
+        """A suit the seat cannot win with (for bots' planning), if any."""
+        return None
+
+    # --- money ------------------------------------------------------------------------
     def on_kong(self, state, record: dict, events: list) -> None:
         """Payments due at once for a completed kong (Sichuan 刮风下雨)."""
 
@@ -120,43 +226,43 @@ class Variant:
         return True
 
     def on_wall_exhausted(self, state, events: list) -> None:
-        """End-of-wall settlement (查花猪/查大叫 …)."""
+        """Anything the live flow does when the wall runs out (settlement is ``settle``)."""
 
     def on_leave(self, state, seat: int, events: list) -> None:
         """Penalty for leaving a hand in progress."""
 
+    def settle(self, state) -> tuple[list[dict], dict]:
+        """End-of-hand settlement of a finished hand: the transfers it adds and details.
+
+        Pure: it reads the final state and returns ``(transfers, details)``; the
+        engine's ``settle`` adds the hand's live transfers and the totals."""
+        return [], {}
+
+    # --- the next hand ----------------------------------------------------------------
     def next_dealer(self, state) -> int | None:
         """Dealer of the next hand; None to roll dice for it."""
         return None
 
+    def next_match(self, match: MatchState, state) -> MatchState:
+        """The match after this finished hand (next dealer, streak, winds…)."""
+        dealer = self.next_dealer(state)
+        return match.after_hand(dealer, stays=dealer == state.dealer)
 
-_REGISTRY: dict[str, Variant] = {}
+    # --- what seats see ---------------------------------------------------------------
+    def project(self, state, seat: int | None) -> tuple[dict, list[dict]]:
+        """The variant's part of ``seat``'s view: top-level fields and per-player fields.
+        Nothing concealed from ``seat`` may appear in it."""
+        return {}, [{} for _ in range(4)]
 
+    # --- how bots play it (games/rules/bots.py asks) ----------------------------------
+    def bot_setup_action(self, state, seat: int, legal: list[dict]) -> dict:
+        """A bot's choice in a setup phase."""
+        return legal[0]
 
-def register(variant: Variant) -> Variant:
-    _REGISTRY[variant.key] = variant
-    return variant
+    def bot_turn_override(self, state, seat: int, legal: list[dict]) -> dict | None:
+        """A variant plan that beats the generic one on the bot's turn (even a win)."""
+        return None
 
-
-def _load() -> None:
-    from . import sichuan  # noqa: F401  (registers itself)
-
-
-def get_variant(key: str) -> Variant:
-    try:
-        return _REGISTRY[key]
-    except (KeyError, TypeError):
-        pass
-    _load()
-    try:
-        return _REGISTRY[key]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(_REGISTRY))
-        raise UnknownVariant(
-            f"unknown or unavailable variant {key!r} (available: {known})"
-        ) from None
-
-
-def available() -> list[Variant]:
-    _load()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+    def bot_discard_rank(self, state, seat: int, tile: int, rest: list[int]) -> int:
+        """Among discards keeping the same 向听, lower is preferred (default: no view)."""
+        return 0

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0001_initial'),
-        ('games', '0003_presence_user'),
+        ('games', '0004_match'),
     ]
 
     operations = [

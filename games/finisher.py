@@ -1,0 +1,105 @@
+"""What happens when a hand ends (in the spirit of lila's ``Finisher``).
+
+``hand_ended`` runs inside the transaction that recorded the hand's last action
+(the room row locked): the room moves on to the next hand of the match, seats
+are reset, and the settlement is queued for after the commit.  ``hand_settle``
+is what the settlement task runs: the variant's pure ``settle`` on the final
+state, stored once per hand and applied to the room's running scores and the
+players' balances.  ``settled_announce`` tells the table.
+
+The services call this module; it calls no service.  The task is queued by its
+registered name, so this module does not import the task module that imports it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+
+from games import publish
+from games.models import Hand, Room, Seat, Settlement
+from games.rules import HandState, settle
+from games.selectors import settled_payload
+
+SETTLE_TASK = "games.tasks.settle_hand"
+
+
+def close_if_only_bots(room: Room, seats: list[Seat]) -> bool:
+    """Nobody but bots is left: close the room rather than list (or play) it forever.
+
+    Call with the room row locked; ``seats`` as they are now."""
+    if any(s.user_id and not s.left and not s.is_bot for s in seats):
+        return False
+    room.status = Room.Status.FINISHED
+    room.next_hand_at = None
+    room.save(update_fields=["status", "next_hand_at"])
+    return True
+
+
+def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+    """The hand's last action was recorded: move the room on (call with the room locked)."""
+    match = state.result["match"]
+    room.hands_played += 1
+    room.match = match
+    if room.hands_played >= room.hands_total or match.get("finished"):
+        room.status = Room.Status.FINISHED
+        room.next_hand_at = None
+    else:
+        room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
+    room.save(update_fields=["hands_played", "match", "status", "next_hand_at"])
+    Seat.objects.filter(room=room).update(ready=False)
+    # Whoever left during the hand is out of the room now: their seat opens.
+    Seat.objects.filter(room=room, left=True).update(user=None, left=False)
+    if room.status != Room.Status.FINISHED:
+        close_if_only_bots(room, [s for s in seats if not s.left])
+    publish.room_changed_on_commit(room.pk)
+    hand_id = hand.pk
+    transaction.on_commit(lambda: current_app.signature(SETTLE_TASK, args=(hand_id,)).delay())
+
+
+@transaction.atomic
+def hand_settle(hand_id) -> Settlement | None:
+    """Store the hand's settlement and apply it to seats and balances, once.
+
+    Idempotent: the settlement row is unique per hand, so a retried task finds it and
+    does nothing more."""
+    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    if hand is None or hand.status != Hand.Status.ENDED:
+        return None
+    existing = Settlement.objects.filter(hand=hand).first()
+    if existing is not None:
+        return existing
+    out = settle(HandState.from_json(hand.state))
+    settlement = Settlement.objects.create(
+        hand=hand,
+        transfers=out["transfers"],
+        deltas=out["deltas"],
+        details={
+            **out["details"],
+            "winners": out["winners"],
+            "end_transfers": out["end_transfers"],
+            "pot": out["pot"],
+        },
+    )
+    User = get_user_model()
+    for index, delta in enumerate(out["deltas"]):
+        Seat.objects.filter(room_id=hand.room_id, index=index).update(score=F("score") + delta)
+        user_id = hand.players[index]
+        if user_id is not None:
+            User.objects.filter(pk=user_id).update(balance=F("balance") + delta)
+    return settlement
+
+
+def settled_announce(hand_id) -> bool:
+    """Tell the table the hand's settlement (after ratings, so it carries them)."""
+    hand = Hand.objects.filter(pk=hand_id).first()
+    payload = settled_payload(hand) if hand is not None else None
+    if payload is None:
+        return False
+    publish.settled(hand.room_id, payload)
+    return True

@@ -1,0 +1,46 @@
+"""The shapes of what table sockets receive, built from engine state.
+
+Pure functions of their arguments (no database, no channel layer), used by the
+publisher for live messages and by the selectors for a reconnecting socket's
+snapshot, so both always send the same thing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from games.rules import events_for, view
+
+
+def envelope(t: str, v, d) -> dict:
+    return {"t": t, "v": v, "d": d}
+
+
+def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, events=()) -> dict:
+    """The ``state`` envelope for one seat (None: a spectator)."""
+    d = view(state, seat)
+    per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
+    d["events"] = events_for(list(events), seat)
+    d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
+    # Whose turn it is is public, so is its clock; a claim window's clocks are not
+    # (they would tell who can claim).
+    d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
+    d["hand"] = hand_number
+    # Lets a client correct its countdown for clock skew.
+    d["server_time"] = datetime.now(UTC).isoformat()
+    return envelope("state", state.version, d)
+
+
+def hand_end_payload(state, hand) -> dict:
+    """What everyone at the table learns when a hand ends: the result and what was paid
+    during play, every hand face up.  End-of-hand payments (the variant's ``settle``)
+    come afterwards in ``settled``, computed by the settlement task."""
+    return {
+        "hand": hand.number,
+        "hand_id": hand.pk,
+        "result": state.result,
+        "wins": [state.won[s] for s in state.win_order],
+        "transfers": state.transfers,
+        "hands": view(state, None)["players"],
+        "seed": state.seed,
+    }
