@@ -95,12 +95,13 @@ def my_clubs(request):
 def club(request, pk):
     m = _member(pk, request.user)
     variants = _variants()
-    keys = [v["key"] for v in variants]
-    variant = request.GET.get("variant") if request.GET.get("variant") in keys else keys[0]
     names = {v["key"]: v["name"] for v in variants}
     presets = [
         {**p, "variant_name": names.get(p["variant"], p["variant"])} for p in selectors.presets(pk)
     ]
+    # The board asked for, else the variant the club plays (its first preset's).
+    played = [p["variant"] for p in presets if p["variant"] in names] + list(names)
+    variant = request.GET.get("variant") if request.GET.get("variant") in names else played[0]
     return render(
         request,
         "clubs/club.html",

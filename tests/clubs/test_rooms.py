@@ -8,6 +8,7 @@ from asgiref.sync import async_to_sync
 from clubs import services as club_services
 from games import services
 from games.models import Room
+from games.rules import available, get_variant
 from tests.games.test_consumers import connect, cookie_for
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +148,17 @@ def test_the_table_socket_refuses_outsiders(people, club, preset):
         await comm.disconnect()
 
     async_to_sync(run)()
+
+
+@pytest.mark.parametrize("variant", [v.key for v in available()])
+def test_every_registered_variant_gets_presets_and_rooms(client_for, people, club, variant):
+    preset = client_for(people["manager"]).post(
+        f"/api/clubs/{club.pk}/presets/", {"variant": variant, "name": variant}, format="json"
+    )
+    room = client_for(people["member"]).post(
+        "/api/rooms/", {"preset": preset.json()["id"], "bots": 3}, format="json"
+    )
+
+    assert preset.status_code == 201 and room.status_code == 201, room.json()
+    assert room.json()["variant"] == variant
+    assert room.json()["rules"] == get_variant(variant).resolve_options().to_json()
