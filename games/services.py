@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -37,6 +37,7 @@ from games.rules import (
     awaited,
     get_variant,
     new_hand,
+    new_match,
 )
 from games.rules.bots import choose_action
 from games.selectors import present_seats, seat_viewers
@@ -324,9 +325,10 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
 
 def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     seed = secrets.randbits(62)
-    match = MatchState.from_json(room.match or None)
-    if match.hands_total is None:
-        match = replace(match, hands_total=room.hands_total)
+    if room.match:
+        match = MatchState.from_json(room.match)
+    else:  # the first hand: the variant starts the match
+        match = new_match(room.variant, room.rules, room.hands_total)
     state = new_hand(room.variant, room.rules, seed, match=match)
     now = timezone.now()
     hand = Hand.objects.create(

@@ -16,23 +16,8 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from games import selectors, services, throttles
 from games.models import Room
-from games.rules import available
-from games.rules.variants.sichuan_fan import pattern_names
+from games.rules import available, get_variant
 from games.variants import VARIANTS
-
-# Settlement transfer reasons as the engine names them, for the table's feed and result dialog.
-TRANSFER_REASONS = {
-    "hu": {"zh-hans": "胡", "en": "Win"},
-    "zhi_gang": {"zh-hans": "直杠", "en": "Direct kong"},
-    "mian_xia_gang": {"zh-hans": "面下杠", "en": "Added kong"},
-    "an_gang": {"zh-hans": "暗杠", "en": "Concealed kong"},
-    "gang_shang_pao": {"zh-hans": "杠上炮(呼叫转移)", "en": "Kong money passed on (杠上炮)"},
-    "cha_hua_zhu": {"zh-hans": "查花猪", "en": "Flower-pig check"},
-    "cha_da_jiao": {"zh-hans": "查大叫", "en": "Not-ready check"},
-    "kong_refund": {"zh-hans": "退杠钱", "en": "Kong money refunded"},
-    "escape": {"zh-hans": "逃跑", "en": "Left the table"},
-    "forfeit": {"zh-hans": "退还", "en": "Refund"},
-}
 
 
 def choice_names() -> dict:
@@ -165,6 +150,7 @@ def room(request, pk):
     seat = selectors.seat_of(room, request.user)
     if seat is None and club_selectors.room_hidden_from(room.club_id, request.user):
         raise Http404("no such room")
+    variant = get_variant(room.variant)
     if room.private and seat is None:
         # A private table is seen only by its players: ask for the join code.
         return render(request, "games/room_code.html", {"room": room}, status=403)
@@ -173,8 +159,8 @@ def room(request, pk):
         "user_id": request.user.pk,
         "ws": room.ws_path,
         "seat": seat,
-        "patterns": pattern_names(),
-        "reasons": TRANSFER_REASONS,
+        "patterns": variant.pattern_names(),
+        "reasons": variant.reason_names(),
         "choices": choice_names(),
         "strings": ui_strings(),
         "lobby_url": "/lobby/",

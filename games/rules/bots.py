@@ -34,10 +34,10 @@ def shape_counts(s: HandState, seat: int, tiles) -> tuple[tuple[int, ...], int]:
     a dead suit (Sichuan) have no honours."""
     v = get_variant(s.variant)
     c, wilds = v.split_wilds(s, seat, tiles)
-    que = v.dead_suit(s, seat)
-    if que is not None:
+    suit = v.dead_suit(s, seat)
+    if suit is not None:
         dead = 0
-        for k in range(que * 9, que * 9 + 9):
+        for k in range(suit * 9, suit * 9 + 9):
             while c[k]:
                 c[k] -= 1
                 c[_DEAD[dead % len(_DEAD)]] += 1

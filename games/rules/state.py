@@ -215,14 +215,17 @@ class HandState:
 def upgrade(d: dict) -> dict:
     """A stored snapshot in the current generic shape (variant parts still to upgrade).
 
-    Schema 1 (before ``schema`` was stored) kept Sichuan's fields at the top level
-    (``picks``, ``que``, ``exchange_dir``, ``pass_hu``, ``extra``) and the kong income
-    inside ``kongs``: they move under ``vs["legacy"]`` for the variant's own
-    ``upgrade_state`` to take apart."""
+    Schema 1 (before ``schema`` was stored) kept the only variant's fields at the top
+    level and its kong income inside ``kongs``: every field that is not the generic
+    state's moves under ``vs["legacy"]`` for the variant's own ``upgrade_state`` to
+    take apart."""
     d = dict(d)
     if d.get("schema", 1) == 1:
-        legacy = {k: d.pop(k, None) for k in ("picks", "que", "exchange_dir", "pass_hu")}
-        legacy["extra"] = d.pop("extra", {}) or {}
+        # Whatever is not a field of the generic state was the variant's: it all goes to
+        # the variant, which alone knows what its old names meant.
+        legacy = {k: d.pop(k) for k in list(d) if k not in HandState.__slots__}
+        legacy.setdefault("extra", {})
+        legacy["extra"] = legacy["extra"] or {}
         legacy["kongs"] = [dict(k) for k in d["kongs"]]
         d["kongs"] = [
             {**{k: v for k, v in rec.items() if k not in ("income", "transferred")}, "chain": 1}

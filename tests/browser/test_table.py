@@ -83,6 +83,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     sign_up(page, base, "mei")
     page.goto(f"{base}/lobby/")
     expect(page.locator("#opt-variant option[value=sichuan]")).to_have_count(1)
+    page.select_option("#opt-variant", "sichuan")
     expect(page.locator("#rule-mode")).to_be_visible()
     expect(page.locator("#rule-fan_cap-none")).to_have_count(1)  # nullable int: "no cap"
     page.screenshot(path=str(screenshots_dir / "lobby-1280x800.png"), full_page=True)

@@ -281,3 +281,34 @@ def test_the_dealer_stays_on_a_draw_and_the_streak_factor_is_capped():
     assert settle(s)["transfers"] == [] and settle(s)["pot"] == 0
     after = next_match(s)
     assert after.dealer == 0 and after.streak == 4
+
+
+# --- kong chains and 杠飘 ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("doubles", "value"), [(False, 2), (True, 4)])
+def test_a_win_after_two_chained_kongs_reads_the_chain(doubles, value):
+    s = hz(
+        ["1111m3333m345p67p8s", *PIAO_DEAL[1:]],
+        back="8s8p",
+        rules={"kong_chain_doubles": doubles},
+    )
+    s = act(s, 0, "gang", tile="1m")
+    s = act(s, 0, "gang", tile="3m")
+    assert [k["chain"] for k in s.kongs] == [1, 2]
+    s = act(s, 0, "hu")
+    assert s.won[0]["items"] == [{"id": "gang_kai", "value": value}]
+
+
+def test_gang_piao_when_the_cai_piao_was_thrown_on_a_kong_replacement():
+    s = hz(["1111m234p567p678s9s", *PIAO_DEAL[1:]], back="9s", front="4z8m5s6s")
+    s = act(s, 0, "gang", tile="1m")
+    assert legal_actions(s, 0)[0] == {"type": "hu"}  # complete with two wilds
+    s = act(s, 0, "discard", tile="9s")  # 财飘, on the kong's replacement turn
+    assert s.vs["piao_after_kong"][0] is True and s.vs["lock"] == 0
+    for seat, tile in ((1, "7z"), (2, "8m"), (3, "5s")):
+        s = act(s, seat, "discard", tile=tile)
+    s = act(s, 0, "pass")  # the 财飘 player itself may still chow the 5s
+    s = act(s, 0, "hu")
+    assert s.won[0]["items"] == [{"id": "gang_piao", "value": 8}]
+    assert paid(s, "hu") == [(1, 0, 16), (2, 0, 16), (3, 0, 16)]

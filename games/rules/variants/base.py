@@ -238,6 +238,21 @@ class Variant:
         engine's ``settle`` adds the hand's live transfers and the totals."""
         return [], {}
 
+    # --- names for people ------------------------------------------------------------
+    #: transfer reasons every variant may use
+    SHARED_REASONS = {
+        "hu": {"zh-hans": "胡", "en": "Win"},
+        "escape": {"zh-hans": "逃跑", "en": "Left the table"},
+    }
+
+    def pattern_names(self) -> dict[str, dict[str, str]]:
+        """Display names of this variant's scoring item ids: ``{id: {"zh-hans", "en"}}``."""
+        return {}
+
+    def reason_names(self) -> dict[str, dict[str, str]]:
+        """Display names of the transfer reasons this variant's money uses."""
+        return dict(self.SHARED_REASONS)
+
     # --- the next hand ----------------------------------------------------------------
     def next_dealer(self, state) -> int | None:
         """Dealer of the next hand; None to roll dice for it."""

@@ -34,6 +34,7 @@ from .hangzhou_score import (
     cheng_bao_payer,
     escape_penalty,
     is_bao_tou_ready,
+    pattern_names,
     score,
     split_wilds,
     stand_in,
@@ -47,6 +48,12 @@ from .registry import register
 
 class Hangzhou(Variant):
     key = "hangzhou"
+
+    def pattern_names(self):
+        return pattern_names()
+
+    def reason_names(self):
+        return {**super().reason_names(), "cheng_bao": {"zh-hans": "承包", "en": "Liable (承包)"}}
     name_zh = "杭州麻将"
     name_en = "Hangzhou"
     description_zh = (

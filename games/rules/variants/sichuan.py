@@ -45,6 +45,27 @@ def win_value(fan: int, opts: Options) -> int:
 
 class Sichuan(Variant):
     key = "sichuan"
+
+    def pattern_names(self):
+        from .sichuan_fan import pattern_names
+
+        return pattern_names()
+
+    def reason_names(self):
+        return {
+            **super().reason_names(),
+            "zhi_gang": {"zh-hans": "直杠", "en": "Direct kong"},
+            "mian_xia_gang": {"zh-hans": "面下杠", "en": "Added kong"},
+            "an_gang": {"zh-hans": "暗杠", "en": "Concealed kong"},
+            "gang_shang_pao": {
+                "zh-hans": "杠上炮(呼叫转移)",
+                "en": "Kong money passed on (杠上炮)",
+            },
+            "cha_hua_zhu": {"zh-hans": "查花猪", "en": "Flower-pig check"},
+            "cha_da_jiao": {"zh-hans": "查大叫", "en": "Not-ready check"},
+            "kong_refund": {"zh-hans": "退杠钱", "en": "Kong money refunded"},
+            "forfeit": {"zh-hans": "退还", "en": "Refund"},
+        }
     name_zh = "四川血战"
     name_en = "Sichuan Blood Battle"
     description_zh = "108 张万筒条，定缺、刮风下雨，血战到底：胡牌后继续，直到三家胡牌或流局。"
