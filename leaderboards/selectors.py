@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db.models import F, QuerySet
 
 from games.variants import VARIANTS, VariantInfo
-from leaderboards.models import Rating, RatingChange
+from leaderboards.models import ClubRating, Rating, RatingChange
 from leaderboards.rating import display_change, display_rating, is_provisional
 
 
@@ -53,15 +53,22 @@ class LeaderboardRow:
         return round(self.win_rate * 100, 1)
 
 
-def _people(variant: str) -> QuerySet[Rating]:
-    # Bots are rated (their results move people's ratings) but are not on the boards:
-    # a few shared bot accounts would otherwise hold the top places.
-    return Rating.objects.filter(variant=variant, hands__gt=0, user__is_bot=False)
-
-
 def leaderboard(variant: str, limit: int = 100) -> list[LeaderboardRow]:
     """People rated in ``variant``, best first (ordinal, then hands played); no bots."""
-    ratings = _by_standing(_people(variant).select_related("user"))[:limit]
+    return _rows(Rating.objects.filter(variant=variant), limit)
+
+
+def club_leaderboard(club_id: int, variant: str, limit: int = 100) -> list[LeaderboardRow]:
+    """People rated in ``variant`` over the club's rooms only, best first; no bots."""
+    return _rows(ClubRating.objects.filter(club_id=club_id, variant=variant), limit)
+
+
+def _rows(ratings, limit: int) -> list[LeaderboardRow]:
+    # Bots are rated (their results move people's ratings) but are not on the boards:
+    # a few shared bot accounts would otherwise hold the top places.
+    ratings = _by_standing(ratings.filter(hands__gt=0, user__is_bot=False).select_related("user"))[
+        :limit
+    ]
     return [
         LeaderboardRow(
             rank=position,
@@ -92,7 +99,7 @@ def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
     """One entry per presented variant: how many are rated and who leads."""
     summaries = []
     for info in VARIANTS:
-        players = _people(info.key).count()
+        players = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False).count()
         summaries.append(
             BoardSummary(
                 variant=info, players=players, top=leaderboard(info.key, top) if players else []

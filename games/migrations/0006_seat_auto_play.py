@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_match'),
+        ('games', '0005_room_club_preset'),
     ]
 
     operations = [
