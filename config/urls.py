@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import set_language
@@ -8,12 +10,17 @@ from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 urlpatterns = [
     path("", include("games.urls")),
     path("leaderboards/", include("leaderboards.urls")),
+    path("clubs/", include("clubs.urls")),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, wrapped so a signed-in user's choice is also stored on the account.
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/leaderboards/", include(leaderboards_api_urlpatterns)),
+    path("api/clubs/", include("clubs.api_urls")),
     path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico whatever the page links: send them to the real one.
+    # (The unhashed name: resolving the hashed one at import would need collectstatic first.)
+    path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg")),
 ]

@@ -50,6 +50,11 @@ class Room(models.Model):
     # When the next hand starts even if not everyone has readied (between hands).
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A club room (seen only by the club's members) and the preset version its rules came from.
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.PROTECT)
+    preset_version = models.ForeignKey(
+        "clubs.PresetVersion", null=True, blank=True, on_delete=models.PROTECT
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -72,6 +77,8 @@ class Seat(models.Model):
     # A human who left a hand in progress: a bot plays the seat from then on.
     left = models.BooleanField(default=False)
     score = models.BigIntegerField(default=0)  # running total in this room
+    # 托管: the player asked the bot policy to play for them (games.assist).
+    auto = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]
@@ -85,7 +92,7 @@ class Seat(models.Model):
 
     @property
     def bot_controlled(self) -> bool:
-        return self.is_bot or self.left
+        return self.is_bot or self.left or self.auto
 
 
 class Hand(models.Model):

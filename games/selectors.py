@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
+from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
@@ -23,6 +25,7 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "is_bot": bool(user and user.is_bot),
         "ready": seat.ready,
         "left": seat.left,
+        "auto": seat.auto,
         "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
     }
@@ -55,6 +58,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         "ws": room.ws_path,
+        **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
     if mine is not None and not mine.left:
@@ -74,9 +78,11 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
     )
 
 
-def open_rooms(limit: int = 100):
+def open_rooms(limit: int = 100, *, for_user=None):
+    """Public rooms; a club's rooms only for its members."""
+    clubs = Q(club__isnull=True) | Q(club_id__in=club_selectors.member_club_ids(for_user))
     return (
-        Room.objects.filter(private=False)
+        Room.objects.filter(clubs, private=False)
         .exclude(status=Room.Status.FINISHED)
         .select_related("owner")
         .order_by("-created_at")[:limit]
@@ -123,15 +129,18 @@ def settled_payload(hand: Hand) -> dict | None:
     changes = []
     try:
         from leaderboards.models import RatingChange
+        from leaderboards.rating import display_rating
 
         for rc in RatingChange.objects.filter(hand=hand):
+            # As players see ratings: whole numbers (leaderboards.rating.display_rating).
+            before, after = display_rating(rc.ordinal_before), display_rating(rc.ordinal_after)
             changes.append(
                 {
                     "user_id": rc.user_id,
                     "seat": hand.players.index(rc.user_id),
-                    "before": round(rc.ordinal_before, 2),
-                    "after": round(rc.ordinal_after, 2),
-                    "change": round(rc.ordinal_after - rc.ordinal_before, 2),
+                    "before": before,
+                    "after": after,
+                    "change": after - before,
                 }
             )
     except ImportError:  # pragma: no cover - leaderboards is always installed
