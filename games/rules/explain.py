@@ -44,7 +44,27 @@ def _sichuan(s: HandState, win: dict) -> dict:
     return {"zh-hans": zh, "en": en, "value": value}
 
 
-EXPLAINERS: dict[str, Callable[[HandState, dict], dict]] = {"sichuan": _sichuan}
+def _ningbo(s: HandState, win: dict) -> dict:
+    base, t = s.rules.base, win["total"]
+    value = t * base
+    zh = f"1 + {t - 1} 台 = {t} × 底分 {base} = {value}"
+    en = f"1 + {t - 1} tai = {t} × base {base} = {value}"
+    if win["win_type"] == "self_draw":
+        zh += f"；自摸：每家付 {value}"
+        en += f"; self-draw: each player pays {value}"
+    elif win["win_type"] == "rob_kong":
+        zh += f"；抢杠：开杠者付 {value}"
+        en += f"; robbed kong: the kong's maker pays {value}"
+    else:
+        zh += f"；点炮者付 {value}"
+        en += f"; the discarder pays {value}"
+    return {"zh-hans": zh, "en": en, "value": value}
+
+
+EXPLAINERS: dict[str, Callable[[HandState, dict], dict]] = {
+    "sichuan": _sichuan,
+    "ningbo": _ningbo,
+}
 
 
 def explain_wins(s: HandState) -> list[dict | None]:

@@ -11,6 +11,7 @@ import pytest
 from games.rules import legal_actions, new_hand, next_match, settle, view
 from games.rules import tiles as T
 from games.rules.engine import Rejection, _replace_dealt_bonus_tiles, apply
+from games.rules.explain import explain_wins
 from games.rules.match import MatchState
 from games.rules.rng import Rng
 from games.rules.simulate import play_hand, tile_census
@@ -300,6 +301,11 @@ def test_a_discard_win_the_discarder_pays_t_times_base():
     s = act(s, 1, "hu")
     assert s.won[1]["total"] == 2 and paid(s, "hu") == [(0, 1, 10)]
     assert settle(s)["deltas"] == [-10, 10, 0, 0]
+    # The table writes out how T became the payment.
+    (text,) = explain_wins(s)
+    assert (
+        text["value"] == 10 and text["en"] == "1 + 1 tai = 2 × base 5 = 10; the discarder pays 10"
+    )
 
 
 # --- the match ---------------------------------------------------------------------------

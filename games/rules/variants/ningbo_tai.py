@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from .. import analysis
@@ -365,6 +366,13 @@ def _fillings(
     return out
 
 
+@lru_cache(maxsize=65536)
+def _decompositions(c: tuple[int, ...], wilds: int) -> tuple[analysis.Decomposition, ...]:
+    """``analysis.decompositions``, remembered: the same rests recur across the waits and
+    discards that bots and hints weigh."""
+    return tuple(analysis.decompositions(list(c), wilds))
+
+
 def _suits_of(sets: Iterable[tuple[str, int]], pair: int) -> frozenset[int]:
     return frozenset({*(T.suit_index(k) for _, k in sets), T.suit_index(pair)})
 
@@ -388,6 +396,7 @@ def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
     hand_waits = analysis.waits(c0, k0, seven_pairs=seven)
     # A wild won (drawn) stands for each tile that completes the hand.
     kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
+    seen: set[tuple] = set()
     for w in kinds:
         only = hand_waits == [w]
         for shape, kind, wait, places in _groups_holding(w):
@@ -396,20 +405,21 @@ def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
                     # The rest must be sets alone: read it with a pair of two extra wilds.
                     rests = [
                         (d.sets, kind)
-                        for d in analysis.decompositions(list(rest), left + 2)
+                        for d in _decompositions(rest, left + 2)
                         if d.pair.tile is None
                     ]
                     own: tuple = ()
                 else:
-                    rests = [
-                        (d.sets, d.pair.tile) for d in analysis.decompositions(list(rest), left)
-                    ]
+                    rests = [(d.sets, d.pair.tile) for d in _decompositions(rest, left)]
                     own = ((shape, kind),)
                 for sets, pair in rests:
                     for concrete in _concrete_sets(sets):
                         every = (*melds, *own, *concrete)
                         for p in (pair,) if pair is not None else _ANY_PAIR:
-                            yield Reading(ctx, opts, every, p, wait, only, _suits_of(every, p))
+                            key = (tuple(sorted(every)), p, wait, only)
+                            if key not in seen:  # one reading, reached several ways
+                                seen.add(key)
+                                yield Reading(ctx, opts, every, p, wait, only, _suits_of(every, p))
     c, wilds = split_wilds(ctx.full_hand, ctx.wild, opts)
     if seven and analysis.is_seven_pairs(c, wilds):
         suits = frozenset(T.suit_index(k) for k in range(T.NUM_KINDS) if c[k])
