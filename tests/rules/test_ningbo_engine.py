@@ -7,17 +7,20 @@ The indicator is 9s unless said otherwise: the other three 9s are the wilds
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.rules import legal_actions, new_hand, next_match, settle, view
+from games.rules import awaited, legal_actions, new_hand, next_match, settle, view
 from games.rules import tiles as T
+from games.rules.bots import choose_action
 from games.rules.engine import Rejection, _replace_dealt_bonus_tiles, apply
 from games.rules.explain import explain_wins
 from games.rules.match import MatchState
 from games.rules.rng import Rng
-from games.rules.simulate import play_hand, tile_census
+from games.rules.simulate import check_invariants, play_hand, tile_census
 from games.rules.variants import get_variant
 
-from .rig import act, paid, rig
+from .rig import act, ok, paid, rig
 
 NB = get_variant("ningbo")
 
@@ -335,3 +338,30 @@ def test_the_first_dealer_is_random_and_leaving_ends_the_match():
     assert {new_hand("ningbo", None, seed, match=m).dealer for seed in range(12)} == {0, 1, 2, 3}
     assert NB.leave_ends_match is True
     assert NB.resolve_options(None).auto_ready_seconds == 15
+
+
+# --- properties -----------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    rules=st.sampled_from([{}, {"min_tai": 0}, {"wild_kinds": "indicator_and_next"}]),
+)
+def test_flowers_are_laid_out_at_once_and_wilds_never_leave_a_hand_in_a_meld(seed, rules):
+    s = new_hand("ningbo", rules, seed)
+    expected = tile_census(s)
+    wild = NB.wild_kinds(s)
+    while s.phase != "ended":
+        seat = awaited(s)[0]
+        s = ok(apply(s, seat, choose_action(s, seat)))
+        check_invariants(s, expected)
+        assert s.dead == [s.indicator]  # set aside for good
+        for k in range(4):
+            # No hand ever holds a plain flower; no wild is laid out or melded.
+            assert not [t for t in s.hands[k] if T.is_flower(t) and t not in wild]
+            assert not set(s.flowers[k]) & wild
+            assert not {t for m in s.melds[k] for t in m.tiles} & wild
+    if s.result["reason"] == "win":
+        (w,) = [s.won[k] for k in s.win_order]
+        assert w["total"] - 1 >= s.rules.min_tai
