@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import awaited, legal_actions, new_hand, next_match, settle, view
+from games.rules import awaited, events_for, legal_actions, new_hand, next_match, settle, view
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.rules.engine import Rejection, _replace_dealt_bonus_tiles, apply
@@ -266,7 +266,11 @@ def test_jie_hu_counts_from_the_discarder():
 
 
 def test_min_tai_refuses_a_small_win_and_shows_the_minimum_to_its_seat_only():
-    s = act(nb(DEAL), 0, "discard", tile="1m")  # seat 1's win on 1m is 1 台 (硬胡)
+    s, events = apply(nb(DEAL), 0, {"type": "discard", "tile": "1m"})
+    # seat 1's win on 1m is 1 台 (硬胡): it alone hears why there is no 胡.
+    (note,) = [e for e in events if e["type"] == "WinRefused"]
+    assert note["seat"] == 1 and note["only"] == 1 and note["tai"] == 1 and note["min_tai"] == 4
+    assert [e for e in events_for(events, 2) if e["type"] == "WinRefused"] == []
     assert legal_actions(s, 1) == [{"type": "chi", "tiles": "123m"}, {"type": "pass"}]
     refused = view(s, 1)["players"][1]["win_refused"]
     assert refused["tai"] == 1 and refused["min_tai"] == 4 and refused["refused"] == "min_tai"

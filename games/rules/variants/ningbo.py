@@ -108,6 +108,15 @@ class Ningbo(Variant):
 
     def on_discard(self, state, seat, tile, events):
         state.vs["barred"][seat] = []
+        # A seat whose tiles win on this discard but not by the rules (too few 台, 百搭单吊)
+        # is told why, privately: no 胡 is offered to it.
+        flags = frozenset() if state.wall else frozenset({"last_tile"})
+        for k in ((seat + d) % 4 for d in (1, 2, 3)):
+            refused = self._refused(state, k, list(state.hands[k]), tile, "discard", flags)
+            if refused is not None:
+                events.append(
+                    {"type": "WinRefused", "seat": k, "only": k, "tile": T.to_str(tile), **refused}
+                )
 
     def discard_choices(self, state, seat):
         kinds = sorted(set(state.hands[seat]))
@@ -147,10 +156,13 @@ class Ningbo(Variant):
             flags = []
         else:
             return None
+        return self._refused(state, seat, hand, tile, win_type, frozenset(flags))
+
+    def _refused(self, state, seat, hand, tile, win_type, flags):
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
         if not analysis.is_winning(c, wilds, **self.win_shapes(state, seat)):
             return None
-        ctx = self.win_context(state, seat, hand, tile, win_type, frozenset(flags))
+        ctx = self.win_context(state, seat, hand, tile, win_type, flags)
         result = self.score(ctx, state.rules)
         if result.win or "refused" not in result.extra:
             return None
