@@ -245,6 +245,10 @@ class Variant:
         "escape": {"zh-hans": "逃跑", "en": "Left the table"},
     }
 
+    def explain_win(self, state, win: dict) -> dict | None:
+        """A win's value written out for players: ``{"zh-hans", "en", "value"}`` or None."""
+        return None
+
     def pattern_names(self) -> dict[str, dict[str, str]]:
         """Display names of this variant's scoring item ids: ``{id: {"zh-hans", "en"}}``."""
         return {}
