@@ -2,7 +2,7 @@
 // `legal` actions, sent back unchanged; it holds no rules.
 import { api, TableSocket } from "./net.js";
 import {
-  backEl, formatTiles, parseTiles, setTileNames, sortTiles, tileEl, tileLabel,
+  backEl, formatTiles, parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileLabel,
 } from "./tiles.js";
 import { setSound, sound } from "./sound.js";
 
@@ -200,7 +200,7 @@ function handle(msg) {
   const d = msg.d;
   if (msg.t === "room") {
     room = d;
-    const me = room.seats.find((s) => s.user_id === boot.user_id);
+    const me = room.seats.find((s) => s.user_id === boot.user_id && !s.left);
     const seat = me ? me.index : null;
     if (seat !== mySeat) {
       mySeat = seat;
@@ -878,9 +878,34 @@ function renderFeed() {
   feed.append(ul);
 }
 
+/** What the variant shows everyone: the wild indicator and wilds, the dealer's streak. */
+function renderTableInfo() {
+  setWildKinds(parseTiles(state.wild_kinds || ""), S.wild);
+  const wild = $("#room-wild");
+  wild.replaceChildren();
+  wild.hidden = !state.indicator;
+  if (state.indicator) {
+    wild.append(el("span", "", S.indicator), tileEl(state.indicator, "mini indicator"));
+    const kinds = parseTiles(state.wild_kinds || "");
+    if (kinds.length) {
+      wild.append(el("span", "", S.wilds));
+      for (const t of kinds) wild.append(tileEl(t, "mini"));
+    }
+  }
+  const streak = $("#room-streak");
+  const m = state.match || {};
+  const parts = [];
+  if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
+  if (state.streak_factor) parts.push(`D = ${state.streak_factor}`);
+  streak.textContent = parts.join(" · ");
+  streak.hidden = !parts.length;
+  if (state.streak_factor) streak.title = S.streak_factor_help;
+}
+
 function renderState() {
   if (!state) return;
   $("#table").dataset.phase = state.phase;
+  renderTableInfo();
   $("#prestart").hidden = true;
   for (let k = 0; k < 4; k++) if (posOf(k) !== "bottom") renderOpponent(k);
   renderPools();
@@ -896,10 +921,19 @@ function renderState() {
 
 // ---- result dialog ---------------------------------------------------------------------
 
+// How the variant counts a win's items: added fan (番), added tai (台), or multipliers (×).
+const MULTIPLIES = boot.unit === "times";
+
+function itemText(it) {
+  const name = named(boot.patterns[it.id]) || it.id;
+  return MULTIPLIES ? `${name} ×${it.value}` : `${name} ${it.value}${S[boot.unit] || S.fan}`;
+}
+
 function itemsLine(won) {
-  const parts = won.items.map((it) => `${named(boot.patterns[it.id]) || it.id} ${it.value}${S.fan}`);
+  const parts = won.items.map(itemText);
+  if (MULTIPLIES) return `${parts.join(" · ")} = ×${won.total}`;
   const sum = won.items.reduce((a, it) => a + it.value, 0);
-  let line = `${parts.join(" + ")} = ${won.total}${S.fan}`;
+  let line = `${parts.join(" + ")} = ${won.total}${S[boot.unit] || S.fan}`;
   if (sum !== won.total) line += ` (${S.capped})`;
   return line;
 }
@@ -984,7 +1018,7 @@ function renderResult() {
     const items = el("p", "result-items");
     items.dataset.total = w.total;
     for (const it of w.items) {
-      const s = el("span", "result-item", `${named(boot.patterns[it.id]) || it.id} ${it.value}${S.fan}`);
+      const s = el("span", "result-item", itemText(it));
       s.dataset.pattern = it.id;
       items.append(s);
     }

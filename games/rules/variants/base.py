@@ -249,6 +249,9 @@ class Variant:
         """A win's value written out for players: ``{"zh-hans", "en", "value"}`` or None."""
         return None
 
+    #: how a win's items combine, for people: "fan" or "tai" (added) or "times" (multiplied)
+    score_unit: str = "fan"
+
     def pattern_names(self) -> dict[str, dict[str, str]]:
         """Display names of this variant's scoring item ids: ``{id: {"zh-hans", "en"}}``."""
         return {}

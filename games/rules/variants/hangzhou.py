@@ -48,6 +48,7 @@ from .registry import register
 
 class Hangzhou(Variant):
     key = "hangzhou"
+    score_unit = "times"
 
     def pattern_names(self):
         return pattern_names()
