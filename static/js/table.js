@@ -851,7 +851,7 @@ function buildActions(bar, prompt) {
   const dir = state.exchange_direction;
   if (dir && state.phase !== "ended" && !state.players[mySeat].discards.length
     && state.phase !== "play") {
-    prompt.textContent += ` · ${fmt(S.exchange_dir, { dir: S[dir.replace("_", "")] || dir })}`;
+    prompt.textContent += ` · ${fmt(S.tiles_passed_dir, { dir: S[dir.replace("_", "")] || dir })}`;
   }
 }
 
@@ -1041,7 +1041,7 @@ function renderResult() {
   const cha = handEnd.cha || (settled && settled.details && settled.details.cha);
   if (cha) {
     const sec = el("section", "result-cha");
-    sec.append(el("h3", "", S.cha));
+    sec.append(el("h3", "", S.end_checks));
     const ul = el("ul", "");
     if (cha.hua_zhu && cha.hua_zhu.length) ul.append(el("li", "", `${S.hua_zhu}: ${cha.hua_zhu.map(seatName).join(", ")}`));
     const ready = Object.entries(cha.ready || {});
