@@ -368,3 +368,23 @@ def test_a_new_match_has_a_dice_dealer_who_is_east():
     s = new_hand("guangzhou", None, 7, match=m)
     assert s.match.seat_winds[s.dealer] == 0
     assert len(s.wall) + sum(map(len, s.hands)) == 136
+
+
+# --- bots ----------------------------------------------------------------------------
+
+
+def test_a_bot_close_to_a_flush_throws_the_off_suit_tiles():
+    from games.rules.bots import choose_action
+
+    # Characters and honours but for a 34p pair-wait: the shape alone would throw 1z.
+    hands = [
+        "12356789m34p1z55z6z",
+        "147m258p369s1567z",
+        "258m147s369p2345z",
+        "159m18p28s234z67z4s",
+    ]
+    early = choose_action(gz(hands, wall_size=80), 0)
+    assert early["type"] == "discard" and early["tile"] in ("3p", "4p")
+    # Late in the hand the bot no longer gives up shape for colour.
+    late = choose_action(gz(hands, wall_size=20), 0)
+    assert late["type"] == "discard" and late["tile"] not in ("3p", "4p")

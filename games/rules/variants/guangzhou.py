@@ -18,6 +18,7 @@ Readings of points the spec leaves open are in ``games/rules/README.md``.
 
 from __future__ import annotations
 
+from .. import analysis
 from .. import tiles as T
 from ..money import transfer
 from .base import Variant
@@ -182,6 +183,34 @@ class Guangzhou(Variant):
         return top, [{"bao": state.vs["bao"][k]} for k in range(4)]
 
     # --- bots -------------------------------------------------------------------------
+    def bot_turn_override(self, state, seat, legal):
+        """Go for a flush when it is close: early in the hand, with one suit (plus
+        honours) dominating and at most three tiles of other suits, throw the off-suit
+        tile that costs least, as long as that is at most one step of 向听 behind."""
+        if {"type": "hu"} in legal or len(state.wall) < 40:
+            return None
+        hand = state.hands[seat]
+        melds = state.melds[seat]
+        plan = flush_plan(hand, melds)
+        if plan is None:
+            return None
+        off = sorted({t for t in hand if T.is_suited(t) and t // 9 != plan})
+        if not off or len([t for t in hand if t in off]) > 3:
+            return None
+        seven = state.rules.qi_dui and not melds
+
+        def after(t):
+            rest = list(hand)
+            rest.remove(t)
+            return analysis.shanten(T.counts(rest), 0, seven_pairs=seven)
+
+        best_any = min(after(t) for t in set(hand))
+        cost, tile = min((after(t), t) for t in off)
+        action = {"type": "discard", "tile": T.to_str(tile)}
+        if cost <= best_any + 1 and action in legal:
+            return action
+        return None
+
     def bot_discard_rank(self, state, seat, tile, rest):
         """Among equally good discards: off-plan suits first when one suit dominates
         (混一色/清一色), singles before pairs when the hand is pung-heavy (碰碰胡)."""
