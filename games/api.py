@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs import selectors as club_selectors
 from config.api import clip
 from games import selectors, services
 from games.models import Room
@@ -37,7 +38,8 @@ def refusals(view):
 
 
 class RoomCreateSerializer(serializers.Serializer):
-    variant = serializers.CharField()
+    variant = serializers.CharField(required=False, default="")  # a preset names it
+    preset = serializers.IntegerField(required=False, allow_null=True, default=None)
     rules = serializers.DictField(required=False, default=dict)
     hands = serializers.IntegerField(required=False, default=8)
     private = serializers.BooleanField(required=False, default=False)
@@ -101,8 +103,8 @@ class RoomsView(APIView):
     @extend_schema(operation_id="rooms_list", responses={200: ROOM_SCHEMA})
     def get(self, request):
         user = request.user if request.user.is_authenticated else None
-        rooms = [selectors.room_payload(r, for_user=user) for r in selectors.open_rooms()]
-        return Response(rooms)
+        rooms = selectors.open_rooms(for_user=user)
+        return Response([selectors.room_payload(r, for_user=user) for r in rooms])
 
     @extend_schema(request=RoomCreateSerializer, responses={201: ROOM_SCHEMA, 400: ERROR_SCHEMA})
     @refusals
@@ -131,6 +133,7 @@ class RoomsView(APIView):
             bots=d["bots"],
             discard_seconds=d["discard_seconds"],
             claim_seconds=d["claim_seconds"],
+            preset=d["preset"],
         )
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
@@ -139,7 +142,8 @@ def _visible_room(pk, user) -> Room:
     room = Room.objects.filter(pk=pk).select_related("owner").first()
     if room is None:
         raise services.ServiceError("no_room", "no such room", 404)
-    if room.private and (user is None or selectors.seat_of(room, user) is None):
+    hidden = room.private or club_selectors.room_hidden_from(room.club_id, user)
+    if hidden and (user is None or selectors.seat_of(room, user) is None):
         raise services.ServiceError("no_room", "no such room", 404)
     return room
 

@@ -18,6 +18,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from clubs.selectors import room_hidden_from
 from games import publish, selectors, services
 from games.models import Room
 
@@ -47,7 +48,7 @@ def _access(room_id, user):
     if room is None:
         return None, None
     seat = selectors.seat_of(room, user)
-    if seat is None and room.private:
+    if seat is None and (room.private or room_hidden_from(room.club_id, user)):
         return room.pk, False
     return room.pk, seat
 

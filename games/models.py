@@ -50,6 +50,11 @@ class Room(models.Model):
     # When the next hand starts even if not everyone has readied (between hands).
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A club room (seen only by the club's members) and the preset version its rules came from.
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.PROTECT)
+    preset_version = models.ForeignKey(
+        "clubs.PresetVersion", null=True, blank=True, on_delete=models.PROTECT
+    )
 
     class Meta:
         ordering = ["-created_at"]

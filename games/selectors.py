@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
+from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
@@ -55,6 +57,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         "ws": room.ws_path,
+        **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
     if mine is not None and not mine.left:
@@ -74,9 +77,11 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
     )
 
 
-def open_rooms(limit: int = 100):
+def open_rooms(limit: int = 100, *, for_user=None):
+    """Public rooms; a club's rooms only for its members."""
+    clubs = Q(club__isnull=True) | Q(club_id__in=club_selectors.member_club_ids(for_user))
     return (
-        Room.objects.filter(private=False)
+        Room.objects.filter(clubs, private=False)
         .exclude(status=Room.Status.FINISHED)
         .select_related("owner")
         .order_by("-created_at")[:limit]

@@ -21,6 +21,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clubs import selectors as club_selectors
+from clubs.services import ClubError, room_rules
 from config.api import clip
 from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
@@ -102,10 +104,12 @@ def room_create(
     bots: int = 0,
     discard_seconds: int | None = 15,
     claim_seconds: int | None = 8,
+    preset: int | None = None,
 ) -> Room:
+    club = _club_rules(preset, owner, variant, rules) if preset is not None else None
     try:
-        v = get_variant(variant)
-        opts = v.resolve_options(rules or {})
+        v = get_variant(club.variant if club else variant)
+        opts = v.resolve_options(club.rules if club else rules or {})
     except (UnknownVariant, OptionsError) as e:
         code = "bad_rules" if isinstance(e, OptionsError) else "unknown_variant"
         raise ServiceError(code, str(e)) from None
@@ -131,7 +135,9 @@ def room_create(
                 room = Room.objects.create(
                     variant=v.key,
                     rules=opts.to_json(),
-                    rule_choices=dict(rules or {}),
+                    rule_choices=club.choices if club else dict(rules or {}),
+                    club_id=club.club_id if club else None,
+                    preset_version=club.version if club else None,
                     hands_total=hands,
                     private=private,
                     owner=owner,
@@ -148,6 +154,17 @@ def room_create(
         Seat.objects.create(room=room, index=i, user=bot_user(i) if i <= bots else None)
     publish.room_changed_on_commit(room.pk)
     return room
+
+
+def _club_rules(preset, owner, variant, rules):
+    """A club room's rules, from the preset's newest version and the room's unlocked choices."""
+    try:
+        club = room_rules(preset_id=preset, user=owner, overrides=rules)
+    except ClubError as e:
+        raise ServiceError(e.code, e.message, e.status) from None
+    if variant and variant != club.variant:
+        raise ServiceError("bad_variant", f"the preset is for {club.variant}, not {variant}")
+    return club
 
 
 def _lock_room(room_id) -> Room:
@@ -174,6 +191,8 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None and not mine.left:
         return room
+    if club_selectors.room_hidden_from(room.club_id, user):
+        raise ServiceError("no_room", "no such room", 404)
     if room.private and (not isinstance(code, str) or code.strip().upper() != room.code):
         raise ServiceError("wrong_code", "wrong join code for this private room", 403)
     if mine is not None:  # left this hand: out of the room until it is over

@@ -7,11 +7,13 @@ a table shows comes from the server's socket (``games.consumers``) and REST API
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
+from clubs import selectors as club_selectors
 from games import selectors, services, throttles
 from games.models import Room
 from games.rules import available, get_variant
@@ -121,6 +123,7 @@ def ui_strings() -> dict[str, str]:
         "default_rules": _("Default rules"),
         "default_choice": _("Default"),
         "seconds": _("sec"),
+        "club_preset": _("%(club)s · %(preset)s, version %(n)s"),
     }
 
 
@@ -145,6 +148,8 @@ def lobby(request):
 def room(request, pk):
     room = get_object_or_404(Room, pk=pk)
     seat = selectors.seat_of(room, request.user)
+    if seat is None and club_selectors.room_hidden_from(room.club_id, request.user):
+        raise Http404("no such room")
     variant = get_variant(room.variant)
     if room.private and seat is None:
         # A private table is seen only by its players: ask for the join code.

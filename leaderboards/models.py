@@ -11,11 +11,9 @@ from django.db import models
 from leaderboards import rating
 
 
-class Rating(models.Model):
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
-    )
-    variant = models.CharField(max_length=20)
+class Skill(models.Model):
+    """A player's standing in one variant (globally, or within a club)."""
+
     mu = models.FloatField(default=rating.DEFAULT_MU)
     sigma = models.FloatField(default=rating.DEFAULT_SIGMA)
     hands = models.PositiveIntegerField(default=0)
@@ -23,9 +21,7 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant"),
-        ]
+        abstract = True
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.variant}: {self.ordinal:.2f}"
@@ -33,6 +29,38 @@ class Rating(models.Model):
     @property
     def ordinal(self) -> float:
         return rating.ordinal(self.mu, self.sigma)
+
+
+class Rating(Skill):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    variant = models.CharField(max_length=20)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant"),
+        ]
+
+
+class ClubRating(Skill):
+    """The same rating counted over one club's rooms only (the club's leaderboard).
+
+    Moved in the same transaction as the global :class:`Rating`, so the global
+    rating's :class:`RatingChange` key keeps this one idempotent too."""
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="ratings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_ratings"
+    )
+    variant = models.CharField(max_length=20)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user", "variant"], name="clubrating_unique_club_user_variant"
+            ),
+        ]
 
 
 class RatingChange(models.Model):

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db.models import F, QuerySet
 
 from games.variants import VARIANTS, VariantInfo
-from leaderboards.models import Rating, RatingChange
+from leaderboards.models import ClubRating, Rating, RatingChange
 
 
 def variant_info(key: str) -> VariantInfo | None:
@@ -52,9 +52,16 @@ class LeaderboardRow:
 
 def leaderboard(variant: str, limit: int = 100) -> list[LeaderboardRow]:
     """Players rated in ``variant``, best first (ordinal, then hands played)."""
-    ratings = _by_standing(
-        Rating.objects.filter(variant=variant, hands__gt=0).select_related("user")
-    )[:limit]
+    return _rows(Rating.objects.filter(variant=variant), limit)
+
+
+def club_leaderboard(club_id: int, variant: str, limit: int = 100) -> list[LeaderboardRow]:
+    """Players rated in ``variant`` over the club's rooms only, best first."""
+    return _rows(ClubRating.objects.filter(club_id=club_id, variant=variant), limit)
+
+
+def _rows(ratings, limit: int) -> list[LeaderboardRow]:
+    ratings = _by_standing(ratings.filter(hands__gt=0).select_related("user"))[:limit]
     return [
         LeaderboardRow(
             rank=position,

@@ -1,17 +1,18 @@
 """Writes to ratings. Called from the ``update_ratings`` Celery task (games/tasks.py).
 
 Locking: the hand row first, then the players' :class:`Rating` rows in user-id
-order. Nothing that locks ratings ever locks a hand afterwards, and the game
-services (room → hand) never touch ratings, so there is no cycle.
+order, then (a club room's hand) their :class:`ClubRating` rows in user-id order.
+Nothing that locks ratings ever locks a hand afterwards, and the game services
+(room → hand) never touch ratings, so there is no cycle.
 """
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from games.models import Hand
+from games.models import Hand, Room
 from leaderboards import rating
-from leaderboards.models import Rating, RatingChange
+from leaderboards.models import ClubRating, Rating, RatingChange
 
 
 def ratings_update_for_hand(hand_id: int) -> list[RatingChange]:
@@ -58,23 +59,14 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
     if len(seated) < 2:
         return []
 
-    user_ids = sorted(user_id for _, user_id, _ in seated)
-    for user_id in user_ids:
-        Rating.objects.get_or_create(user_id=user_id, variant=hand.variant)
-    ratings = {
-        r.user_id: r
-        for r in Rating.objects.select_for_update()
-        .filter(user_id__in=user_ids, variant=hand.variant)
-        .order_by("user_id")
-    }
-
+    ratings = _locked_skills(Rating, seated, variant=hand.variant)
     scores = [score for _, _, score in seated]
     before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]
     after = rating.rate(before, scores)
     ranks = rating.ranks_from_scores(scores)
 
     changes = []
-    for (seat, user_id, score), (mu0, sigma0), (mu1, sigma1), rank in zip(
+    for (_, user_id, score), (mu0, sigma0), (mu1, sigma1), rank in zip(
         seated, before, after, ranks, strict=True
     ):
         changes.append(
@@ -92,11 +84,40 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
                 score_delta=score,
             )
         )
+    _advance(ratings, seated, after, winners)
+    RatingChange.objects.bulk_create(changes)
+    _rate_club_hand(hand, seated, scores, winners)
+    return changes
+
+
+def _locked_skills(model, seated, **key) -> dict:
+    """The seated players' rating rows of ``model`` (made if new), locked in user-id order."""
+    user_ids = sorted(user_id for _, user_id, _ in seated)
+    for user_id in user_ids:
+        model.objects.get_or_create(user_id=user_id, **key)
+    return {
+        r.user_id: r
+        for r in model.objects.select_for_update()
+        .filter(user_id__in=user_ids, **key)
+        .order_by("user_id")
+    }
+
+
+def _advance(ratings: dict, seated, after, winners) -> None:
+    for (seat, user_id, _), (mu1, sigma1) in zip(seated, after, strict=True):
         player = ratings[user_id]
         player.mu, player.sigma = mu1, sigma1
         player.hands += 1
         if seat in winners:
             player.wins += 1
         player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
-    RatingChange.objects.bulk_create(changes)
-    return changes
+
+
+def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
+    """A hand of a club room also moves the players' ratings within that club."""
+    club_id = Room.objects.filter(pk=hand.room_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return
+    ratings = _locked_skills(ClubRating, seated, club_id=club_id, variant=hand.variant)
+    before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]
+    _advance(ratings, seated, rating.rate(before, scores), winners)

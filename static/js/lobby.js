@@ -1,5 +1,6 @@
 // The lobby: open tables, a create form built from the variant's rule description, join links.
 import { api } from "./net.js";
+import { ruleForm } from "./ruleform.js";
 
 const S = JSON.parse(document.getElementById("lobby-strings").textContent);
 const CHOICES = JSON.parse(document.getElementById("lobby-choices").textContent);
@@ -7,21 +8,9 @@ const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWi
   ? "zh-hans" : "en";
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
-const named = (obj) => (obj ? obj[LANG] || obj["zh-hans"] || obj.en : "");
+const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
+const { named, choiceName, el } = ruleUi;
 let variants = [];
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function choiceName(ruleId, value) {
-  const names = CHOICES[ruleId];
-  if (names && names[value]) return named(names[value]);
-  return String(value);
-}
 
 function ruleHighlights(room) {
   const v = variants.find((x) => x.key === room.variant);
@@ -58,6 +47,7 @@ async function loadRooms() {
     const head = el("div", "room-card-head");
     head.append(el("strong", "", `${named(r.variant_name)} #${r.id}`));
     head.append(el("span", `status status-${r.status}`, S[r.status] || r.status));
+    if (r.club_name) head.append(el("span", "tag tag-club", `${r.club_name} · ${r.preset_name}`));
     li.append(head);
     const facts = el("div", "room-facts");
     facts.append(el("span", "", fmt(S.seats_filled, { n: 4 - r.free_seats })));
@@ -90,85 +80,12 @@ async function loadRooms() {
   box.append(ul);
 }
 
-function ruleField(rule) {
-  const wrap = el("p", `rule rule-${rule.type}`);
-  const id = `rule-${rule.id}`;
-  const label = el("label", "", named(rule.label));
-  label.htmlFor = id;
-  let input;
-  if (rule.type === "bool") {
-    input = el("input");
-    input.type = "checkbox";
-    input.checked = Boolean(rule.default);
-    wrap.classList.add("check");
-    label.prepend(input);
-    input.id = id;
-    input.dataset.rule = rule.id;
-    wrap.append(label);
-    return wrap;
-  }
-  if (rule.choices) {
-    input = el("select");
-    if (rule.default === null || rule.default === undefined) {
-      const o = el("option", "", S.default_choice);
-      o.value = "";
-      input.append(o);
-    }
-    for (const c of rule.choices) {
-      const o = el("option", "", choiceName(rule.id, c));
-      o.value = JSON.stringify(c);
-      if (c === rule.default) o.selected = true;
-      input.append(o);
-    }
-  } else {
-    input = el("input");
-    input.type = "number";
-    if (rule.min !== undefined) input.min = rule.min;
-    if (rule.max !== undefined) input.max = rule.max;
-    input.value = rule.default ?? "";
-  }
-  input.id = id;
-  input.dataset.rule = rule.id;
-  wrap.append(label, input);
-  if (rule.type === "int" && rule.nullable) {
-    const nc = el("label", "check no-cap");
-    const cb = el("input");
-    cb.type = "checkbox";
-    cb.id = `${id}-none`;
-    cb.dataset.noneFor = rule.id;
-    cb.checked = rule.default === null;
-    input.disabled = cb.checked;
-    cb.addEventListener("change", () => { input.disabled = cb.checked; });
-    nc.append(cb, ` ${S.no_cap}`);
-    wrap.append(nc);
-  }
-  return wrap;
-}
-
 function renderRules() {
   const v = variants.find((x) => x.key === $("#opt-variant").value);
   const box = $("#rules-fields");
   box.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) box.append(ruleField(rule));
-}
-
-function collectRules(v) {
-  const out = {};
-  for (const rule of v.rules) {
-    const input = document.getElementById(`rule-${rule.id}`);
-    let value;
-    const none = document.getElementById(`rule-${rule.id}-none`);
-    if (none && none.checked) value = null;
-    else if (rule.type === "bool") value = input.checked;
-    else if (rule.choices) {
-      if (input.value === "") continue;
-      value = JSON.parse(input.value);
-    } else value = input.value === "" ? rule.default : Number(input.value);
-    // Send only what differs from the default: those are the table's highlights.
-    if (value !== rule.default) out[rule.id] = value;
-  }
-  return out;
+  for (const rule of v.rules) box.append(ruleUi.field(rule));
 }
 
 function syncTimerControls() {
@@ -200,7 +117,8 @@ async function setupCreate() {
     const noTimer = $("#opt-no-timer").checked;
     const body = {
       variant: v.key,
-      rules: collectRules(v),
+      // Only what differs from the default: those are the table's highlights.
+      rules: ruleUi.collect(v.rules),
       hands: Number($("#opt-hands").value) || 8,
       private: $("#opt-private").checked,
       bots: Number($("#opt-bots").value),

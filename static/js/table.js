@@ -166,6 +166,12 @@ function renderRoom() {
     ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
   $("#room-rules").textContent = [mode ? named(mode) : "", timer].filter(Boolean).join(" · ");
   $("#room-rules").title = ruleSummary().join(", ");
+  $("#room-club").hidden = !room.club;
+  if (room.club) {
+    $("#room-club").textContent = fmt(S.club_preset, {
+      club: room.club_name, preset: room.preset_name, n: room.preset.version,
+    });
+  }
   const code = $("#room-code");
   if (room.private && mySeat !== null) {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {

@@ -1,0 +1,191 @@
+"""REST API for clubs (DRF; session auth with CSRF).  The names and shapes are a
+public contract (issue 12).  Views are thin: parse, call one service or
+selector, shape the answer.  Every refusal is ``{"code", "detail"}`` (plus
+``"option"`` when a house rule is at fault).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from clubs import selectors, services
+from clubs.services import ClubError
+from leaderboards.selectors import club_leaderboard
+from leaderboards.serializers import LeaderboardSerializer
+
+ERROR = OpenApiResponse(description='{"code": ..., "detail": ...}')
+CLUB = OpenApiResponse(description="a club: id, name, invite_code, role, members, presets")
+PRESET = OpenApiResponse(description="a preset version: id, variant, name, version, rules, locked")
+
+
+def _refusal(code: str, detail, status: int, option: str | None = None) -> Response:
+    body = {"code": code, "detail": str(detail)}
+    if option is not None:
+        body["option"] = option
+    return Response(body, status=status)
+
+
+class ClubAPIView(APIView):
+    """Signed-in callers only; refusals of every kind answer with a ``code``."""
+
+    permission_classes = [IsAuthenticated]
+
+    def handle_exception(self, exc):
+        # DRF's own refusals (auth, throttle, parse) get their code from config.api.
+        if isinstance(exc, ClubError):
+            return _refusal(exc.code, exc.message, exc.status, exc.option)
+        return super().handle_exception(exc)
+
+    def body(self, serializer_class):
+        """The validated JSON object, or a 400 naming the first field at fault."""
+        if not isinstance(self.request.data, dict):
+            raise ClubError("bad_request", "send a JSON object")
+        unknown = set(self.request.data) - set(serializer_class().fields)
+        if unknown:
+            raise ClubError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        ser = serializer_class(data=self.request.data)
+        if not ser.is_valid():
+            field, problems = next(iter(ser.errors.items()))
+            raise ClubError("bad_request", f"{field}: {' '.join(map(str, problems))}")
+        return ser.validated_data
+
+
+class ClubNameSerializer(serializers.Serializer):
+    name = serializers.CharField(allow_blank=True)
+
+
+class ClubJoinSerializer(serializers.Serializer):
+    invite_code = serializers.CharField(allow_blank=True)
+
+
+class PresetCreateSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
+    rules = serializers.DictField(required=False, default=dict)
+    locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class PresetUpdateSerializer(serializers.Serializer):
+    rules = serializers.DictField()
+    locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ClubRoleSerializer(serializers.Serializer):
+    role = serializers.CharField()
+
+
+class ClubsView(ClubAPIView):
+    @extend_schema(operation_id="clubs_list", responses={200: CLUB})
+    def get(self, request):
+        return Response(selectors.clubs_of(request.user))
+
+    @extend_schema(request=ClubNameSerializer, responses={201: CLUB, 400: ERROR})
+    def post(self, request):
+        d = self.body(ClubNameSerializer)
+        m = services.club_create(owner=request.user, name=d["name"])
+        club = m.club
+        return Response(
+            {"id": club.pk, "name": club.name, "invite_code": club.invite_code, "role": m.role},
+            status=201,
+        )
+
+
+class ClubJoinView(ClubAPIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "club_join"
+
+    @extend_schema(request=ClubJoinSerializer, responses={201: CLUB, 404: ERROR, 429: ERROR})
+    def post(self, request):
+        d = self.body(ClubJoinSerializer)
+        m, created = services.club_join(user=request.user, invite_code=d["invite_code"])
+        return Response({"club": m.club_id, "role": m.role}, status=201 if created else 200)
+
+
+class ClubDetailView(ClubAPIView):
+    @extend_schema(operation_id="club_retrieve", responses={200: CLUB, 404: ERROR})
+    def get(self, request, pk):
+        return Response(selectors.club_payload(services.member_of(pk, request.user)))
+
+
+class InviteView(ClubAPIView):
+    @extend_schema(request=None, responses={200: CLUB, 403: ERROR})
+    def post(self, request, pk):
+        club = services.club_invite_rotate(club_id=pk, actor=request.user)
+        return Response({"id": club.pk, "invite_code": club.invite_code})
+
+
+class PresetsView(ClubAPIView):
+    @extend_schema(request=PresetCreateSerializer, responses={201: PRESET, 400: ERROR, 403: ERROR})
+    def post(self, request, pk):
+        services.manager_of(pk, request.user)  # who may, before what was sent is judged
+        d = self.body(PresetCreateSerializer)
+        version = services.preset_create(club_id=pk, actor=request.user, **d)
+        return Response(selectors.version_payload(version), status=201)
+
+
+class PresetDetailView(ClubAPIView):
+    @extend_schema(operation_id="club_preset_retrieve", responses={200: PRESET, 404: ERROR})
+    def get(self, request, pk, pid):
+        services.member_of(pk, request.user)
+        return Response(selectors.version_payload(_preset(pk, pid).versions.latest("number")))
+
+    @extend_schema(request=PresetUpdateSerializer, responses={200: PRESET, 400: ERROR})
+    def put(self, request, pk, pid):
+        services.manager_of(pk, request.user)
+        d = self.body(PresetUpdateSerializer)
+        version = services.preset_update(club_id=pk, preset_id=pid, actor=request.user, **d)
+        return Response(selectors.version_payload(version))
+
+
+class PresetVersionsView(ClubAPIView):
+    @extend_schema(responses={200: PRESET, 403: ERROR, 404: ERROR})
+    def get(self, request, pk, pid):
+        services.manager_of(pk, request.user)
+        return Response(selectors.versions(_preset(pk, pid)))
+
+
+class MemberRoleView(ClubAPIView):
+    @extend_schema(request=ClubRoleSerializer, responses={200: CLUB, 403: ERROR, 404: ERROR})
+    def post(self, request, pk, user_id):
+        services.owner_of(pk, request.user)
+        d = self.body(ClubRoleSerializer)
+        m = services.member_set_role(
+            club_id=pk, actor=request.user, user_id=user_id, role=d["role"]
+        )
+        return Response({"user_id": m.user_id, "role": m.role})
+
+
+class MemberView(ClubAPIView):
+    @extend_schema(request=None, responses={204: None, 403: ERROR, 404: ERROR})
+    def delete(self, request, pk, user_id):
+        services.member_remove(club_id=pk, actor=request.user, user_id=user_id)
+        return Response(status=204)
+
+
+class ClubLeaderboardView(ClubAPIView):
+    @extend_schema(
+        operation_id="club_leaderboard_retrieve",
+        parameters=[OpenApiParameter("variant", str, OpenApiParameter.QUERY)],
+        responses={200: LeaderboardSerializer, 400: ERROR, 404: ERROR},
+    )
+    def get(self, request, pk):
+        services.member_of(pk, request.user)
+        variant = selectors.variant_or_none(request.query_params.get("variant", ""))
+        if variant is None:
+            raise ClubError("unknown_variant", "variant must be one of the playable variants")
+        rows = club_leaderboard(pk, variant.key)
+        return Response(LeaderboardSerializer({"variant": variant.key, "players": rows}).data)
+
+
+def _preset(club_id, preset_id):
+    preset = selectors.preset_in_club(club_id, preset_id)
+    if preset is None:
+        raise ClubError("no_preset", "no such preset in this club", 404)
+    return preset

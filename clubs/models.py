@@ -1,0 +1,141 @@
+"""Clubs (亲友圈): members with roles, versioned house-rule presets and an audit log.
+
+Written only by ``clubs.services``.  A preset's versions are append-only: a
+room records the exact :class:`PresetVersion` it was created from, so later
+edits never change a game already set up.  Every change of note writes an
+:class:`AuditEntry` in the same transaction.
+
+``games`` depends on this app (a room may belong to a club); nothing here
+imports ``games`` models, only the pure rules engine to validate presets.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+INVITE_LENGTH = 8
+
+
+def new_invite_code() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=60)
+    invite_code = models.CharField(max_length=INVITE_LENGTH, unique=True, default=new_invite_code)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clubs_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        MANAGER = "manager", _("manager")
+        MEMBER = "member", _("member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id} ({self.role})"
+
+    @property
+    def manages(self) -> bool:
+        return self.role in (self.Role.OWNER, self.Role.MANAGER)
+
+
+class Preset(models.Model):
+    """A named set of house rules for one variant; its content lives in its versions."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="presets")
+    variant = models.CharField(max_length=20)
+    name = models.CharField(max_length=60)
+    # The number of the newest version (versions are 1, 2, …, never edited).
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant}) v{self.version}"
+
+
+class PresetVersion(models.Model):
+    preset = models.ForeignKey(Preset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    # The full resolved options of the variant at the time, as the engine validated them.
+    rules = models.JSONField()
+    # The manager's choices (what was sent): the layer a room's rules are built on, so an
+    # option derived from another (Sichuan's next-dealer rule) follows a room's choice.
+    choices = models.JSONField(default=dict)
+    locked = models.JSONField(default=list)  # option ids rooms may not change
+    note = models.CharField(max_length=200, blank=True, default="")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["preset", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "number"], name="presetversion_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"preset {self.preset_id} v{self.number}"
+
+
+class AuditEntry(models.Model):
+    class Action(models.TextChoices):
+        CLUB_CREATED = "club_created", _("created the club")
+        MEMBER_JOINED = "member_joined", _("joined")
+        PRESET_VERSION = "preset_version", _("saved a preset version")
+        ROLE_CHANGED = "role_changed", _("changed a role")
+        MEMBER_REMOVED = "member_removed", _("removed a member")
+        MEMBER_LEFT = "member_left", _("left the club")
+        INVITE_ROTATED = "invite_rotated", _("rotated the invite code")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=Action.choices)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    preset_version = models.ForeignKey(
+        PresetVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # What changed, e.g. {"from": "member", "to": "manager"}.
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.action} by {self.actor_id}"

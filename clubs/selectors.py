@@ -1,0 +1,211 @@
+"""Club reads: the caller's clubs, a club's members and presets, versions, diffs, audit.
+
+``room_hidden_from`` is what ``games`` asks before it shows a room: a club's
+rooms are seen only by the club's members.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion
+from games.rules import UnknownVariant, available, get_variant
+
+Role = Membership.Role
+LANGS = ("zh-hans", "en")
+YES = {"zh-hans": "是", "en": "yes"}
+NO = {"zh-hans": "否", "en": "no"}
+NO_LIMIT = {"zh-hans": "不限", "en": "no limit"}
+UNSET = {"zh-hans": "—", "en": "—"}
+
+
+def membership_of(club_id, user) -> Membership | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.select_related("club").filter(club_id=club_id, user=user).first()
+
+
+def is_member(club_id, user) -> bool:
+    return membership_of(club_id, user) is not None
+
+
+def member_club_ids(user) -> list[int]:
+    if user is None or not user.is_authenticated:
+        return []
+    return list(Membership.objects.filter(user=user).values_list("club_id", flat=True))
+
+
+def room_hidden_from(club_id, user) -> bool:
+    """Whether a room of ``club_id`` (None: not a club room) is hidden from ``user``."""
+    return club_id is not None and not is_member(club_id, user)
+
+
+def clubs_of(user) -> list[dict]:
+    """The caller's clubs, as ``GET /api/clubs/`` lists them."""
+    return [
+        {"id": m.club_id, "name": m.club.name, "invite_code": m.club.invite_code, "role": m.role}
+        for m in Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+    ]
+
+
+def members(club_id) -> list[dict]:
+    order = {Role.OWNER: 0, Role.MANAGER: 1, Role.MEMBER: 2}
+    rows = [
+        {"user_id": m.user_id, "name": m.user.shown_name, "role": m.role}
+        for m in Membership.objects.filter(club_id=club_id).select_related("user")
+    ]
+    return sorted(rows, key=lambda r: (order[r["role"]], r["name"].lower(), r["user_id"]))
+
+
+def latest_version(preset: Preset) -> PresetVersion | None:
+    return preset.versions.order_by("-number").first()
+
+
+def version_payload(version: PresetVersion) -> dict:
+    preset = version.preset
+    return {
+        "id": preset.pk,
+        "variant": preset.variant,
+        "name": preset.name,
+        "version": version.number,
+        "rules": version.rules,
+        "locked": version.locked,
+        "note": version.note,
+    }
+
+
+def presets(club_id) -> list[dict]:
+    out = []
+    for preset in Preset.objects.filter(club_id=club_id).prefetch_related("versions"):
+        version = max(preset.versions.all(), key=lambda v: v.number, default=None)
+        if version is not None:
+            out.append(version_payload(version))
+    return out
+
+
+def club_payload(membership: Membership) -> dict:
+    club = membership.club
+    return {
+        "id": club.pk,
+        "name": club.name,
+        "invite_code": club.invite_code,
+        "role": membership.role,
+        "members": members(club.pk),
+        "presets": presets(club.pk),
+    }
+
+
+def preset_in_club(club_id, preset_id) -> Preset | None:
+    return Preset.objects.filter(club_id=club_id, pk=preset_id).first()
+
+
+def versions(preset: Preset) -> list[dict]:
+    """Every version of a preset, oldest first, with who saved it, when, and why."""
+    return [
+        {
+            "version": v.number,
+            "rules": v.rules,
+            "locked": v.locked,
+            "note": v.note,
+            "author": {"id": v.author_id, "name": v.author.shown_name if v.author else None},
+            "created_at": v.created_at.isoformat(),
+        }
+        for v in preset.versions.select_related("author").order_by("number")
+    ]
+
+
+# --------------------------------------------------------------------------
+# Readable differences between versions
+
+
+def _value_names(option, value) -> dict:
+    if value is None:
+        return NO_LIMIT
+    if isinstance(value, bool):
+        return YES if value else NO
+    labels = option.choice_labels or {}
+    if value in labels:
+        zh, en = labels[value]
+        return {"zh-hans": zh, "en": en}
+    return {lang: str(value) for lang in LANGS}
+
+
+def rules_diff(variant_key: str, old: dict | None, new: dict) -> list[dict]:
+    """What changed from ``old`` to ``new`` (a version's ``rules`` and ``locked``).
+
+    One row per changed option: its id and label, and the old and new values
+    (``lock_old``/``lock_new`` for the lock) named in both languages."""
+    variant = get_variant(variant_key)
+    old = old or {"rules": {}, "locked": []}
+    rows = []
+    for option in variant.options.options:
+        before, after = old["rules"].get(option.id), new["rules"].get(option.id)
+        was_locked, is_locked = option.id in old["locked"], option.id in new["locked"]
+        value_changed = option.id not in old["rules"] or before != after
+        if not value_changed and was_locked == is_locked:
+            continue
+        rows.append(
+            {
+                "option": option.id,
+                "label": {"zh-hans": option.label_zh, "en": option.label_en},
+                "value_changed": value_changed,
+                "old": _value_names(option, before) if option.id in old["rules"] else UNSET,
+                "new": _value_names(option, after),
+                "lock_changed": was_locked != is_locked,
+                "lock_old": was_locked,
+                "lock_new": is_locked,
+            }
+        )
+    return rows
+
+
+def version_history(preset: Preset) -> list[dict]:
+    """Every version, newest first, each with its diff from the one before."""
+    rows = []
+    previous = None
+    for v in preset.versions.select_related("author").order_by("number"):
+        current = {"rules": v.rules, "locked": v.locked}
+        rows.append({"version": v, "diff": rules_diff(preset.variant, previous, current)})
+        previous = current
+    return rows[::-1]
+
+
+def audit_log(club_id, limit: int = 200):
+    return (
+        AuditEntry.objects.filter(club_id=club_id)
+        .select_related("actor", "target_user", "preset_version__preset")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+# --------------------------------------------------------------------------
+# Variants for the preset editor
+
+
+def variant_choices() -> list[dict]:
+    """Every playable variant of the engine's registry (new ones appear by themselves)."""
+    return [{"key": v.key, "name": {"zh-hans": v.name_zh, "en": v.name_en}} for v in available()]
+
+
+def variant_or_none(key: Any):
+    try:
+        return get_variant(key)
+    except UnknownVariant:
+        return None
+
+
+def room_club_info(club_id, preset_version_id) -> dict:
+    """What a room's payload says about its club: the club, the preset version its
+    rules came from (``{"id", "version"}``) and their names for the table header."""
+    club = Club.objects.filter(pk=club_id).first() if club_id else None
+    version = (
+        PresetVersion.objects.select_related("preset").filter(pk=preset_version_id).first()
+        if preset_version_id
+        else None
+    )
+    return {
+        "club": club.pk if club else None,
+        "club_name": club.name if club else None,
+        "preset": {"id": version.preset_id, "version": version.number} if version else None,
+        "preset_name": version.preset.name if version else None,
+    }

@@ -1,0 +1,357 @@
+"""Club writes: create, join, roles, removals, invite codes and preset versions.
+
+Each service checks the caller's role, does the write and logs an
+:class:`~clubs.models.AuditEntry` in the same transaction.  Refusals are
+:class:`ClubError` with a stable ``code`` and an HTTP status; callers that are
+not members are told the club does not exist (404), so a club's existence is
+not revealed to outsiders.
+
+``room_rules`` is what ``games`` calls to build a club room's rules: the
+variant's defaults, then the preset version, then the room's own choices for
+options the preset leaves unlocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion, new_invite_code
+from config.api import clip
+from games.rules import OptionsError, UnknownVariant, get_variant
+
+Role = Membership.Role
+Action = AuditEntry.Action
+NAME_MAX = 60
+NOTE_MAX = 200
+
+
+@dataclass
+class ClubError(Exception):
+    """A refused request: a stable ``code``, a message for people, an HTTP status.
+
+    ``option`` names the house rule at fault, when one is."""
+
+    code: str
+    message: str
+    status: int = 400
+    option: str | None = None
+
+    def __post_init__(self):
+        # Messages may quote what was sent (an option's value): never whole.
+        self.message = clip(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# --------------------------------------------------------------------------
+# Checks
+
+
+def member_of(club_id, user) -> Membership:
+    """The caller's membership; outsiders (and anonymous callers) hear "no such club"."""
+    m = None
+    if user is not None and user.is_authenticated:
+        m = Membership.objects.select_related("club").filter(club_id=club_id, user=user).first()
+    if m is None:
+        raise ClubError("no_club", "no such club", 404)
+    return m
+
+
+def manager_of(club_id, user) -> Membership:
+    m = member_of(club_id, user)
+    if not m.manages:
+        raise ClubError("not_manager", "only the club's owner and managers can do this", 403)
+    return m
+
+
+def owner_of(club_id, user) -> Membership:
+    m = member_of(club_id, user)
+    if m.role != Role.OWNER:
+        raise ClubError("not_owner", "only the club's owner can do this", 403)
+    return m
+
+
+def _clean_name(name, *, code: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ClubError(code, "a name is required")
+    name = name.strip()
+    if len(name) > NAME_MAX:
+        raise ClubError(code, f"a name is at most {NAME_MAX} characters")
+    return name
+
+
+def _audit(club_id, actor, action, *, target=None, version=None, **data) -> AuditEntry:
+    return AuditEntry.objects.create(
+        club_id=club_id,
+        actor=actor,
+        action=action,
+        target_user=target,
+        preset_version=version,
+        data=data,
+    )
+
+
+# --------------------------------------------------------------------------
+# Clubs and members
+
+
+@transaction.atomic
+def club_create(*, owner, name) -> Membership:
+    name = _clean_name(name, code="bad_name")
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(name=name, created_by=owner)
+            break
+        except IntegrityError:  # invite code collision: draw another
+            continue
+    else:  # pragma: no cover
+        raise ClubError("busy", "could not allocate an invite code, try again", 503)
+    membership = Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+    _audit(club.pk, owner, Action.CLUB_CREATED, name=name)
+    return membership
+
+
+@transaction.atomic
+def club_join(*, user, invite_code) -> tuple[Membership, bool]:
+    """Join the club with this invite code; returns (membership, whether it is new)."""
+    code = invite_code.strip().upper() if isinstance(invite_code, str) else ""
+    club = Club.objects.filter(invite_code=code).first() if code else None
+    if club is None:
+        raise ClubError("bad_invite", "no club has that invite code", 404)
+    membership, created = Membership.objects.get_or_create(
+        club=club, user=user, defaults={"role": Role.MEMBER}
+    )
+    if created:
+        _audit(club.pk, user, Action.MEMBER_JOINED, target=user)
+    return membership, created
+
+
+@transaction.atomic
+def club_invite_rotate(*, club_id, actor) -> Club:
+    club = owner_of(club_id, actor).club
+    for _ in range(5):
+        code = new_invite_code()
+        if not Club.objects.filter(invite_code=code).exists():
+            break
+    club.invite_code = code
+    club.save(update_fields=["invite_code"])
+    _audit(club.pk, actor, Action.INVITE_ROTATED)
+    return club
+
+
+def _target(club_id, user_id) -> Membership:
+    m = (
+        Membership.objects.select_related("user").filter(club_id=club_id, user_id=user_id).first()
+        if isinstance(user_id, int)
+        else None
+    )
+    if m is None:
+        raise ClubError("no_member", "that user is not a member of this club", 404)
+    return m
+
+
+@transaction.atomic
+def member_set_role(*, club_id, actor, user_id, role) -> Membership:
+    """The owner makes a member a manager or a manager a member again."""
+    owner_of(club_id, actor)
+    if role not in (Role.MANAGER, Role.MEMBER):
+        raise ClubError("bad_role", 'role must be "manager" or "member"')
+    target = _target(club_id, user_id)
+    if target.role == Role.OWNER:
+        raise ClubError("owner_stays", "the owner's role cannot be changed", 403)
+    if target.role != role:
+        before = target.role
+        target.role = role
+        target.save(update_fields=["role"])
+        _audit(club_id, actor, Action.ROLE_CHANGED, target=target.user, old=before, new=role)
+    return target
+
+
+@transaction.atomic
+def member_remove(*, club_id, actor, user_id) -> None:
+    """Managers remove members, the owner also managers; anyone but the owner may leave."""
+    me = member_of(club_id, actor)
+    target = _target(club_id, user_id)
+    if target.role == Role.OWNER:
+        raise ClubError("owner_stays", "the owner cannot be removed", 403)
+    if target.pk == me.pk:
+        target.delete()
+        _audit(club_id, actor, Action.MEMBER_LEFT, target=actor)
+        return
+    if not me.manages:
+        raise ClubError("not_manager", "only the club's owner and managers can do this", 403)
+    if target.role == Role.MANAGER and me.role != Role.OWNER:
+        raise ClubError("not_owner", "only the club's owner can remove a manager", 403)
+    target.delete()
+    _audit(club_id, actor, Action.MEMBER_REMOVED, target=target.user, role=target.role)
+
+
+# --------------------------------------------------------------------------
+# Presets
+
+
+def _check_rules(variant, rules: Any) -> tuple[dict, dict]:
+    """Validate a preset's choices the way the lobby does; returns (choices, full rules).
+
+    Each option is checked on its own first so the error names the option at fault."""
+    if not isinstance(rules, Mapping):
+        raise ClubError("bad_rules", "rules must be an object")
+    for key, value in rules.items():
+        try:
+            variant.resolve_options({key: value})
+        except OptionsError as e:
+            raise ClubError("bad_rules", str(e), option=key) from None
+    try:
+        resolved = variant.resolve_options(rules)
+    except OptionsError as e:
+        raise ClubError("bad_rules", str(e)) from None
+    return dict(rules), resolved.to_json()
+
+
+def _check_locked(variant, locked: Any) -> list[str]:
+    if not isinstance(locked, list) or not all(isinstance(x, str) for x in locked):
+        raise ClubError("bad_locked", "locked must be a list of option ids")
+    for option in locked:
+        if option not in variant.options.by_id:
+            known = ", ".join(sorted(variant.options.by_id))
+            raise ClubError(
+                "bad_locked", f"unknown house rule {option!r} (known: {known})", option=option
+            )
+    # Kept in the variant's own order, once each, so versions compare as equal.
+    return [o.id for o in variant.options.options if o.id in locked]
+
+
+def _check_note(note: Any) -> str:
+    if note is None:
+        return ""
+    if not isinstance(note, str) or len(note) > NOTE_MAX:
+        raise ClubError("bad_note", f"note must be text of at most {NOTE_MAX} characters")
+    return note.strip()
+
+
+def _variant(key):
+    try:
+        return get_variant(key)
+    except UnknownVariant as e:
+        raise ClubError("unknown_variant", str(e)) from None
+
+
+@transaction.atomic
+def preset_create(
+    *, club_id, actor, variant, name, rules=None, locked=None, note=""
+) -> PresetVersion:
+    manager_of(club_id, actor)
+    v = _variant(variant)
+    name = _clean_name(name, code="bad_name")
+    choices, resolved = _check_rules(v, rules if rules is not None else {})
+    locked = _check_locked(v, locked if locked is not None else [])
+    note = _check_note(note)
+    preset = Preset.objects.create(club_id=club_id, variant=v.key, name=name, version=1)
+    version = PresetVersion.objects.create(
+        preset=preset,
+        number=1,
+        rules=resolved,
+        choices=choices,
+        locked=locked,
+        note=note,
+        author=actor,
+    )
+    _audit(club_id, actor, Action.PRESET_VERSION, version=version, preset=name, number=1)
+    return version
+
+
+@transaction.atomic
+def preset_update(*, club_id, preset_id, actor, rules, locked, note="") -> PresetVersion:
+    """Append the preset's next version (versions are never edited)."""
+    manager_of(club_id, actor)
+    preset = (
+        Preset.objects.select_for_update().filter(pk=preset_id, club_id=club_id).first()
+        if isinstance(preset_id, int)
+        else None
+    )
+    if preset is None:
+        raise ClubError("no_preset", "no such preset in this club", 404)
+    v = _variant(preset.variant)
+    choices, resolved = _check_rules(v, rules if rules is not None else {})
+    locked = _check_locked(v, locked if locked is not None else [])
+    note = _check_note(note)
+    latest = preset.versions.order_by("-number").first()
+    if latest is not None and latest.rules == resolved and latest.locked == locked:
+        raise ClubError("unchanged", "these are already the preset's rules and locks")
+    preset.version += 1
+    preset.save(update_fields=["version"])
+    version = PresetVersion.objects.create(
+        preset=preset,
+        number=preset.version,
+        rules=resolved,
+        choices=choices,
+        locked=locked,
+        note=note,
+        author=actor,
+    )
+    _audit(
+        club_id,
+        actor,
+        Action.PRESET_VERSION,
+        version=version,
+        preset=preset.name,
+        number=version.number,
+    )
+    return version
+
+
+# --------------------------------------------------------------------------
+# Rooms (called by games.services.room_create)
+
+
+@dataclass(frozen=True)
+class ClubRoomRules:
+    club_id: int
+    version: PresetVersion
+    variant: str
+    rules: dict  # the room's full resolved options
+    choices: dict  # what differs from the variant's defaults (the lobby's highlights)
+
+
+def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
+    """Rules of a room a member opens from a preset's newest version.
+
+    Variant defaults, overlaid by the version's choices and its locked values,
+    overlaid by ``overrides`` (unlocked options only)."""
+    preset = (
+        Preset.objects.filter(pk=preset_id).first()
+        if isinstance(preset_id, int) and not isinstance(preset_id, bool)
+        else None
+    )
+    if preset is None:
+        raise ClubError("no_preset", "no such preset", 404)
+    if user is None or not Membership.objects.filter(club_id=preset.club_id, user=user).exists():
+        raise ClubError("not_member", "only the club's members can open its rooms", 403)
+    version = preset.versions.order_by("-number").first()
+    v = _variant(preset.variant)
+    overrides = overrides or {}
+    if not isinstance(overrides, Mapping):
+        raise ClubError("bad_rules", "rules must be an object")
+    for option in overrides:
+        if option in version.locked:
+            raise ClubError(
+                "locked_option",
+                f"house rule {option!r} is locked by the club's preset",
+                option=option,
+            )
+    _check_rules(v, overrides)
+    pinned = {k: version.rules[k] for k in version.locked if k in version.rules}
+    try:
+        resolved = v.resolve_options(version.choices, pinned, overrides).to_json()
+    except OptionsError as e:  # the variant changed under an old preset
+        raise ClubError("bad_rules", str(e)) from None
+    defaults = {o.id: o.default for o in v.options.options}
+    chosen = {**version.choices, **overrides}
+    choices = {k: resolved[k] for k in chosen if resolved.get(k) != defaults.get(k)}
+    return ClubRoomRules(preset.club_id, version, v.key, resolved, choices)

@@ -1,0 +1,100 @@
+// The house-rule form, built from a variant's rule description (GET /api/variants/).
+// The lobby's create form, the club preset editor and a club room's form all render
+// the same fields through this module; the server validates whatever they send.
+
+export function ruleForm({ strings, choices, lang }) {
+  const named = (obj) => (obj ? obj[lang] || obj["zh-hans"] || obj.en : "");
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function choiceName(ruleId, value, rule) {
+    const names = (rule && rule.choice_labels) || choices[ruleId];
+    if (names && names[value]) return named(names[value]);
+    return String(value);
+  }
+
+  /** One rule's field, showing `value` (the rule's default unless given). */
+  function field(rule, value = rule.default) {
+    const wrap = el("p", `rule rule-${rule.type}`);
+    wrap.dataset.ruleWrap = rule.id;
+    const id = `rule-${rule.id}`;
+    const label = el("label", "", named(rule.label));
+    label.htmlFor = id;
+    let input;
+    if (rule.type === "bool") {
+      input = el("input");
+      input.type = "checkbox";
+      input.checked = Boolean(value);
+      wrap.classList.add("check");
+      label.prepend(input);
+      input.id = id;
+      input.dataset.rule = rule.id;
+      wrap.append(label);
+      return wrap;
+    }
+    if (rule.choices) {
+      input = el("select");
+      if (value === null || value === undefined) {
+        const o = el("option", "", strings.default_choice);
+        o.value = "";
+        input.append(o);
+      }
+      for (const c of rule.choices) {
+        const o = el("option", "", choiceName(rule.id, c, rule));
+        o.value = JSON.stringify(c);
+        if (c === value) o.selected = true;
+        input.append(o);
+      }
+    } else {
+      input = el("input");
+      input.type = "number";
+      if (rule.min !== undefined) input.min = rule.min;
+      if (rule.max !== undefined) input.max = rule.max;
+      input.value = value ?? rule.default ?? "";
+    }
+    input.id = id;
+    input.dataset.rule = rule.id;
+    wrap.append(label, input);
+    if (rule.type === "int" && rule.nullable) {
+      const nc = el("label", "check no-cap");
+      const cb = el("input");
+      cb.type = "checkbox";
+      cb.id = `${id}-none`;
+      cb.dataset.noneFor = rule.id;
+      cb.checked = value === null;
+      input.disabled = cb.checked;
+      cb.addEventListener("change", () => { input.disabled = cb.checked; });
+      nc.append(cb, ` ${strings.no_cap}`);
+      wrap.append(nc);
+    }
+    return wrap;
+  }
+
+  /** The field's current value; undefined for a choice left at "Default". */
+  function read(rule) {
+    const input = document.getElementById(`rule-${rule.id}`);
+    const none = document.getElementById(`rule-${rule.id}-none`);
+    if (none && none.checked) return null;
+    if (rule.type === "bool") return input.checked;
+    if (rule.choices) return input.value === "" ? undefined : JSON.parse(input.value);
+    return input.value === "" ? rule.default : Number(input.value);
+  }
+
+  /** The values that differ from `base(rule)` (the variant default unless given). */
+  function collect(rules, base = (rule) => rule.default, skip = () => false) {
+    const out = {};
+    for (const rule of rules) {
+      if (skip(rule)) continue;
+      const value = read(rule);
+      if (value !== undefined && value !== base(rule)) out[rule.id] = value;
+    }
+    return out;
+  }
+
+  return { named, choiceName, field, read, collect, el };
+}

@@ -1,0 +1,164 @@
+"""Club rooms: rules from the preset's version, locked options, club-only visibility."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from clubs import services as club_services
+from games import services
+from games.models import Room
+from games.rules import available, get_variant
+from tests.games.test_consumers import connect, cookie_for
+
+pytestmark = pytest.mark.django_db
+
+
+def open_room(client, preset, **extra):
+    return client.post("/api/rooms/", {"preset": preset.pk, **extra}, format="json")
+
+
+def test_a_room_from_a_preset_carries_club_preset_and_rules(client_for, people, club, preset):
+    r = open_room(client_for(people["member"]), preset, rules={"huan_san_zhang": True}, bots=3)
+
+    assert r.status_code == 201, r.json()
+    body = r.json()
+    assert body["club"] == club.pk
+    assert body["preset"] == {"id": preset.pk, "version": 1}
+    assert body["variant"] == "sichuan"
+    assert body["rules"]["mode"] == "plain"  # the preset's
+    assert body["rules"]["fan_cap"] == 3  # the preset's, locked
+    assert body["rules"]["huan_san_zhang"] is True  # the room's own, unlocked
+    assert body["rules"]["dealer_rule"] == "discarder"  # derived from the preset's mode
+    assert body["club_name"] == "Tea House" and body["preset_name"] == "House"
+    assert body["rule_choices"] == {"mode": "plain", "fan_cap": 3, "huan_san_zhang": True}
+
+
+def test_a_locked_option_cannot_be_overridden(client_for, people, preset):
+    r = open_room(client_for(people["member"]), preset, rules={"fan_cap": 5})
+
+    assert r.status_code == 400 and r.json()["code"] == "locked_option"
+    assert "fan_cap" in r.json()["detail"]
+    assert not Room.objects.exists()
+
+
+def test_an_unlocked_override_is_validated_like_the_lobby(client_for, people, preset):
+    r = open_room(client_for(people["member"]), preset, rules={"base": -1})
+
+    assert r.status_code == 400 and r.json()["code"] == "bad_rules"
+    assert "base" in r.json()["detail"]
+
+
+def test_a_preset_for_another_variant_is_refused(client_for, people, preset):
+    r = open_room(client_for(people["member"]), preset, variant="hangzhou")
+
+    assert r.status_code == 400 and r.json()["code"] == "bad_variant"
+
+
+def test_a_non_member_cannot_open_a_room_from_a_preset(client_for, people, preset):
+    r = open_room(client_for(people["outsider"]), preset)
+
+    assert r.status_code == 403 and r.json()["code"] == "not_member"
+
+
+def test_an_unknown_preset_is_404(client_for, people):
+    r = client_for(people["member"]).post("/api/rooms/", {"preset": 999}, format="json")
+
+    assert r.status_code == 404 and r.json()["code"] == "no_preset"
+
+
+def test_a_room_keeps_its_version_after_the_preset_moves_on(client_for, people, club, preset):
+    member = client_for(people["member"])
+    first = open_room(member, preset, bots=3).json()
+
+    client_for(people["manager"]).put(
+        f"/api/clubs/{club.pk}/presets/{preset.pk}/",
+        {"rules": {"mode": "xuezhan", "fan_cap": 2}, "locked": ["fan_cap"]},
+        format="json",
+    )
+    again = member.get(f"/api/rooms/{first['id']}/").json()
+    second = open_room(member, preset).json()
+
+    assert again["preset"] == {"id": preset.pk, "version": 1}
+    assert again["rules"]["mode"] == "plain" and again["rules"]["fan_cap"] == 3
+    assert second["preset"] == {"id": preset.pk, "version": 2}
+    assert second["rules"]["mode"] == "xuezhan" and second["rules"]["fan_cap"] == 2
+    # The first room's hands are dealt with its own version's rules.
+    room = Room.objects.get(pk=first["id"])
+    services.room_ready(room_id=room.pk, user=people["member"])
+    assert room.hands.get().rules["mode"] == "plain"
+
+
+# --------------------------------------------------------------------------
+# Visibility
+
+
+@pytest.fixture
+def club_room(client_for, people, preset):
+    return Room.objects.get(pk=open_room(client_for(people["owner"]), preset).json()["id"])
+
+
+def lobby_ids(client):
+    return {r["id"] for r in client.get("/api/rooms/").json()}
+
+
+def test_the_lobby_lists_a_club_room_to_members_only(client_for, people, club_room):
+    public = services.room_create(owner=people["outsider"], variant="sichuan")
+
+    for name in ("owner", "manager", "member"):
+        assert lobby_ids(client_for(people[name])) == {club_room.pk, public.pk}, name
+    assert lobby_ids(client_for(people["outsider"])) == {public.pk}
+    assert lobby_ids(client_for(None)) == {public.pk}
+
+
+def test_a_removed_member_no_longer_sees_the_club_room(client_for, people, club, club_room):
+    club_services.member_remove(club_id=club.pk, actor=people["owner"], user_id=people["member"].pk)
+
+    c = client_for(people["member"])
+    assert club_room.pk not in lobby_ids(c)
+    assert c.get(f"/api/rooms/{club_room.pk}/").status_code == 404
+    assert c.get(f"/rooms/{club_room.pk}/").status_code == 404
+
+
+def test_an_outsider_cannot_join_a_club_room_even_by_its_code(client_for, people, club_room):
+    c = client_for(people["outsider"])
+    c.force_login(people["outsider"])
+
+    api = c.post(f"/api/rooms/{club_room.pk}/join/", {"code": club_room.code}, format="json")
+    page = c.post("/rooms/join/", {"code": club_room.code})
+
+    assert api.status_code == 404 and api.json()["code"] == "no_room"
+    assert page.status_code == 302 and page["Location"] == "/lobby/"
+    assert not club_room.seats.filter(user=people["outsider"]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_table_socket_refuses_outsiders(people, club, preset):
+    room = services.room_create(owner=people["owner"], variant="", preset=preset.pk)
+    outsider, member = cookie_for(people["outsider"]), cookie_for(people["member"])
+
+    async def run():
+        connected, code = await connect(room, outsider).connect()
+        assert not connected and code == 4403
+        comm = connect(room, member)
+        connected, _ = await comm.connect()
+        assert connected
+        first = await comm.receive_json_from(timeout=10)
+        assert first["t"] == "room" and first["d"]["club"] == club.pk
+        await comm.disconnect()
+
+    async_to_sync(run)()
+
+
+@pytest.mark.parametrize("variant", [v.key for v in available()])
+def test_every_registered_variant_gets_presets_and_rooms(client_for, people, club, variant):
+    preset = client_for(people["manager"]).post(
+        f"/api/clubs/{club.pk}/presets/", {"variant": variant, "name": variant}, format="json"
+    )
+    room = client_for(people["member"]).post(
+        "/api/rooms/", {"preset": preset.json()["id"], "bots": 3}, format="json"
+    )
+
+    assert preset.status_code == 201 and room.status_code == 201, room.json()
+    assert room.json()["variant"] == variant
+    assert room.json()["rules"] == get_variant(variant).resolve_options().to_json()
