@@ -3,6 +3,8 @@ contract, and the payments of one win as a pure function."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.rules import tiles as T
@@ -369,3 +371,49 @@ def test_payments_discard_self_draw_and_liability():
     for bad in ({"discarder": 2}, {"liable": 2}, {"discarder": 0, "liable": 1}):
         with pytest.raises(ValueError):
             win_payments(2, 8, **bad)
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "rules", "expected"),
+    [
+        ("1112345678999m", "{}", "123456789m"),  # 九莲宝灯
+        ("19m19p19s1234567z", "{}", "19m19p19s1234567z"),  # 十三幺: thirteen-sided
+        ("1133m5577p99s11z2z", "{}", "2z"),
+        ("1133m5577p99s11z2z", '{"qi_dui": false}', ""),
+        ("123m456p789s999p5s", '{"min_fan": 1}', ""),  # a 鸡胡 on a discard is 0 fan
+    ],
+)
+def test_waits_command(hand, rules, expected):
+    from .test_notation_options_cli import run_cli
+
+    out = run_cli("waits", "--variant", "guangzhou", "--hand", hand, "--rules", rules)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == expected + "\n"
+
+
+def test_evaluate_command_reads_the_winds():
+    from .test_notation_options_cli import run_cli
+
+    req = {
+        "variant": "guangzhou",
+        "hand": "111z123m456p789s5s",
+        "win_tile": "5s",
+        "win_type": "self_draw",
+        "seat_wind": "E",
+        "round_wind": "E",
+    }
+    out = run_cli("evaluate", stdin=json.dumps(req))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {
+        "win": True,
+        "items": [
+            {"id": "ji_hu", "value": 0},
+            {"id": "zi_mo", "value": 1},
+            {"id": "men_feng", "value": 1},
+            {"id": "quan_feng", "value": 1},
+        ],
+        "total": 3,
+    }
