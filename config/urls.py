@@ -1,5 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import set_language
@@ -18,4 +20,7 @@ urlpatterns = [
     path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico whatever the page links: send them to the real one.
+    # (The unhashed name: resolving the hashed one at import would need collectstatic first.)
+    path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg")),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api
+from games import api, assist_api
 
 urlpatterns = [
     path("variants/", api.VariantsView.as_view(), name="api-variants"),
@@ -11,4 +11,5 @@ urlpatterns = [
     path("rooms/<int:pk>/ready/", api.RoomReadyView.as_view(), name="api-room-ready"),
     path("rooms/<int:pk>/bots/", api.RoomBotsView.as_view(), name="api-room-bots"),
     path("rooms/<int:pk>/bots/<int:seat>/", api.RoomBotDeleteView.as_view(), name="api-room-bot"),
+    path("rooms/<int:pk>/auto/", assist_api.RoomAutoPlayView.as_view(), name="api-room-auto"),
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from games.rules import events_for, view
+from games.rules.explain import explain_wins
+from games.rules.hints import hints
 
 
 def envelope(t: str, v, d) -> dict:
@@ -26,6 +28,7 @@ def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, event
     # (they would tell who can claim).
     d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
     d["hand"] = hand_number
+    d["hints"] = hints(state, seat)  # from the seat's own view only
     # Lets a client correct its countdown for clock skew.
     d["server_time"] = datetime.now(UTC).isoformat()
     return envelope("state", state.version, d)
@@ -43,4 +46,5 @@ def hand_end_payload(state, hand) -> dict:
         "transfers": state.transfers,
         "hands": view(state, None)["players"],
         "seed": state.seed,
+        "explain": explain_wins(state),
     }

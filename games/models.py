@@ -77,6 +77,8 @@ class Seat(models.Model):
     # A human who left a hand in progress: a bot plays the seat from then on.
     left = models.BooleanField(default=False)
     score = models.BigIntegerField(default=0)  # running total in this room
+    # 托管: the player asked the bot policy to play for them (games.assist).
+    auto = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]
@@ -90,7 +92,7 @@ class Seat(models.Model):
 
     @property
     def bot_controlled(self) -> bool:
-        return self.is_bot or self.left
+        return self.is_bot or self.left or self.auto
 
 
 class Hand(models.Model):

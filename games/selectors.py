@@ -25,6 +25,7 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "is_bot": bool(user and user.is_bot),
         "ready": seat.ready,
         "left": seat.left,
+        "auto": seat.auto,
         "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
     }
@@ -128,15 +129,18 @@ def settled_payload(hand: Hand) -> dict | None:
     changes = []
     try:
         from leaderboards.models import RatingChange
+        from leaderboards.rating import display_rating
 
         for rc in RatingChange.objects.filter(hand=hand):
+            # As players see ratings: whole numbers (leaderboards.rating.display_rating).
+            before, after = display_rating(rc.ordinal_before), display_rating(rc.ordinal_after)
             changes.append(
                 {
                     "user_id": rc.user_id,
                     "seat": hand.players.index(rc.user_id),
-                    "before": round(rc.ordinal_before, 2),
-                    "after": round(rc.ordinal_after, 2),
-                    "change": round(rc.ordinal_after - rc.ordinal_before, 2),
+                    "before": before,
+                    "after": after,
+                    "change": after - before,
                 }
             )
     except ImportError:  # pragma: no cover - leaderboards is always installed

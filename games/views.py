@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from games import selectors, services, throttles
 from games.models import Room
+from games.option_help import option_help
 from games.rules import available, get_variant
 from games.variants import VARIANTS
 
@@ -123,7 +124,93 @@ def ui_strings() -> dict[str, str]:
         "default_rules": _("Default rules"),
         "default_choice": _("Default"),
         "seconds": _("sec"),
+        # Added for issue 13: saying why, announcing, aiding.
+        "seat_wind": _("Seat wind"),
+        "sec_unit": _("s"),
+        "que_m": _("C"),
+        "que_p": _("D"),
+        "que_s": _("B"),
+        "auto_tag": _("Auto"),
+        "running_total": _("Running total"),
+        "last_discard": _("the latest discard"),
+        "discard_keeps_ready": _("discarding it leaves you ready (%(n)s waits)"),
+        "tap_won": _("You have won this hand; the others play on."),
+        "tap_que_first": _("Discard your %(suit)s first: it is your missing suit."),
+        "tap_not_allowed": _("You cannot discard that tile now."),
+        "tap_choose_que": _("First choose the suit you will give up (the buttons above)."),
+        "tap_answer_claim": _("First answer the offer above (claim or pass)."),
+        "tap_hand_over": _("This hand is over."),
+        "tap_not_your_turn": _("Not your turn yet."),
+        "tap_three_only": _("Three tiles are picked: tap one to put it back first."),
+        "left_n": _("×%(n)s"),
+        "unseen_n": _("%(n)s not seen"),
+        "hint_ready": _("Ready (听) — wins on:"),
+        "hint_after": _("Discard %(tile)s and you wait on:"),
+        "hint_pick": _("Tiles with a gold dot leave you ready (听) when discarded."),
+        "auto_on": _("Auto-play (托管) is playing for you."),
+        "auto_off": _("Take over again"),
+        "skip": _("Skip"),
+        "skip_hint": _("Not now: discard a tile to go on"),
+        "own_offer_prompt": _("You may kong or win, or discard a tile to go on"),
+        "claim_prompt_tile": _("%(name)s discarded %(tile)s: claim it or pass"),
+        "hand_over": _("The hand is over."),
+        "other_payments": _("Other payments"),
+        "hand_started": _("Hand %(n)s has started."),
+        "moved_on": _("The table moved on before your move arrived: it no longer applies."),
+        "call_peng": _("Pung!"),
+        "call_gang": _("Kong!"),
+        "call_chi": _("Chow!"),
+        "call_hu": _("Win!"),
+        "call_zimo": _("Self-draw!"),
+        "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
+        "auto_pass": _("Time ran out: you passed."),
+        "auto_que": _("Time ran out: %(suit)s was chosen as your missing suit."),
+        "auto_exchange": _("Time ran out: three tiles were passed on for you."),
+        "auto_move": _("Time ran out: a move was played for you."),
+        "quick_play": _("Quick play"),
+        "more_rules": _("More rules"),
+        "creating": _("Creating…"),
         "club_preset": _("%(club)s · %(preset)s, version %(n)s"),
+    }
+
+
+def error_messages() -> dict[str, str]:
+    """Refusal codes in the reader's language; the API's ``detail`` stays the fallback."""
+    return {
+        "bad_length": _("A game is 1 to 64 hands long."),
+        "bad_bots": _("Choose 0 to 3 bots."),
+        "bad_private": _("Only a private table can have no timer."),
+        "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
+        "bad_rules": _("One of the house rules has a value it cannot take."),
+        "bad_request": _("The form was not filled in correctly."),
+        "unknown_variant": _("That rule set is not available yet."),
+        "busy": _("The server is busy; try again in a moment."),
+        "no_room": _("There is no such table."),
+        "wrong_code": _("That join code is not right."),
+        "room_started": _("The game at this table has already started."),
+        "room_full": _("This table is full."),
+        "not_seated": _("You are not seated at this table."),
+        "not_owner": _("Only the table's owner can do that."),
+        "not_a_bot": _("There is no bot in that seat."),
+        "game_over": _("The game at this table is over."),
+        "left": _("You left this game's hand in progress: you can rejoin when it is over."),
+        "too_many_rooms": _(
+            "You already have tables waiting for players: start or leave one first."
+        ),
+        "no_hand": _("No hand is being played at this table."),
+        "stale": _("The table moved on before your move arrived; try again."),
+        "bad_version": _("Your page is behind the table; it has been brought up to date."),
+        "not_your_turn": _("Not your turn yet."),
+        "out": _("You have won this hand; the others play on."),
+        "tile_not_held": _("You do not hold that tile."),
+        "que_first": _("Discard your missing suit first."),
+        "illegal": _("That move is not allowed now."),
+        "hand_over": _("This hand is over."),
+        "already_left": _("You have already left this hand."),
+        "bad_action": _("That move was not understood."),
+        "bad_tile": _("That is not a tile of this game."),
+        "rate_limited": _("Too many requests; wait a moment."),
+        "network": _("No connection to the server."),
     }
 
 
@@ -137,8 +224,9 @@ def lobby(request):
         request,
         "games/lobby.html",
         {
-            "ui_strings": ui_strings(),
+            "ui_strings": {**ui_strings(), "errors": error_messages()},
             "choice_names": choice_names(),
+            "option_help": option_help(),
         },
     )
 
@@ -163,6 +251,7 @@ def room(request, pk):
         "reasons": variant.reason_names(),
         "choices": choice_names(),
         "strings": ui_strings(),
+        "errors": error_messages(),
         "lobby_url": "/lobby/",
     }
     return render(request, "games/room.html", {"room": room, "boot": boot})

@@ -28,6 +28,32 @@ def ordinal(mu: float, sigma: float) -> float:
     return _MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
+# What players see: a whole number that starts at 1000 for a newcomer (ordinal 0) and moves
+# by tens of points per hand, rather than the model's small signed decimals.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+# Below this many hands the estimate is still mostly uncertainty: marked provisional.
+PROVISIONAL_HANDS = 20
+
+
+def display_rating(ordinal_value: float) -> int:
+    """The rating shown to players for an ordinal (``mu - 3 sigma``).
+
+    >>> display_rating(0.0), display_rating(-1.43), display_rating(12.5)
+    (1000, 943, 1500)
+    """
+    return round(DISPLAY_BASE + DISPLAY_SCALE * ordinal_value)
+
+
+def display_change(before: float, after: float) -> int:
+    """A change of ordinal as players see it (the difference of the shown numbers)."""
+    return display_rating(after) - display_rating(before)
+
+
+def is_provisional(hands: int) -> bool:
+    return hands < PROVISIONAL_HANDS
+
+
 def ranks_from_scores(scores: list[int]) -> list[int]:
     """Standard competition ranks, 1 = best; equal scores share the better rank.
 

@@ -9,6 +9,7 @@ from django.db.models import F, QuerySet
 
 from games.variants import VARIANTS, VariantInfo
 from leaderboards.models import ClubRating, Rating, RatingChange
+from leaderboards.rating import display_change, display_rating, is_provisional
 
 
 def variant_info(key: str) -> VariantInfo | None:
@@ -44,6 +45,8 @@ class LeaderboardRow:
     hands: int
     wins: int
     win_rate: float  # 0..1
+    display_rating: int  # what players see (leaderboards.rating.display_rating)
+    provisional: bool  # too few hands for the number to mean much yet
 
     @property
     def win_percent(self) -> float:
@@ -51,17 +54,21 @@ class LeaderboardRow:
 
 
 def leaderboard(variant: str, limit: int = 100) -> list[LeaderboardRow]:
-    """Players rated in ``variant``, best first (ordinal, then hands played)."""
+    """People rated in ``variant``, best first (ordinal, then hands played); no bots."""
     return _rows(Rating.objects.filter(variant=variant), limit)
 
 
 def club_leaderboard(club_id: int, variant: str, limit: int = 100) -> list[LeaderboardRow]:
-    """Players rated in ``variant`` over the club's rooms only, best first."""
+    """People rated in ``variant`` over the club's rooms only, best first; no bots."""
     return _rows(ClubRating.objects.filter(club_id=club_id, variant=variant), limit)
 
 
 def _rows(ratings, limit: int) -> list[LeaderboardRow]:
-    ratings = _by_standing(ratings.filter(hands__gt=0).select_related("user"))[:limit]
+    # Bots are rated (their results move people's ratings) but are not on the boards:
+    # a few shared bot accounts would otherwise hold the top places.
+    ratings = _by_standing(ratings.filter(hands__gt=0, user__is_bot=False).select_related("user"))[
+        :limit
+    ]
     return [
         LeaderboardRow(
             rank=position,
@@ -74,6 +81,8 @@ def _rows(ratings, limit: int) -> list[LeaderboardRow]:
             hands=r.hands,
             wins=r.wins,
             win_rate=_win_rate(r.wins, r.hands),
+            display_rating=display_rating(r.ordinal),
+            provisional=is_provisional(r.hands),
         )
         for position, r in enumerate(ratings, start=1)
     ]
@@ -90,7 +99,7 @@ def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
     """One entry per presented variant: how many are rated and who leads."""
     summaries = []
     for info in VARIANTS:
-        players = Rating.objects.filter(variant=info.key, hands__gt=0).count()
+        players = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False).count()
         summaries.append(
             BoardSummary(
                 variant=info, players=players, top=leaderboard(info.key, top) if players else []
@@ -107,6 +116,8 @@ class PlayerRatingRow:
     hands: int
     wins: int
     win_rate: float
+    display_rating: int
+    provisional: bool
 
     @property
     def win_percent(self) -> float:
@@ -123,6 +134,8 @@ def player_ratings(user) -> list[PlayerRatingRow]:
             hands=r.hands,
             wins=r.wins,
             win_rate=_win_rate(r.wins, r.hands),
+            display_rating=display_rating(r.ordinal),
+            provisional=is_provisional(r.hands),
         )
         for r in _by_standing(Rating.objects.filter(user=user, hands__gt=0))
     ]
@@ -138,6 +151,8 @@ class RecentHandRow:
     score_delta: int
     rating_after: float
     rating_change: float  # ordinal after - before, rounded to 2 dp
+    display_after: int
+    display_change: int
     at: datetime
 
 
@@ -158,6 +173,8 @@ def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
             score_delta=c.score_delta,
             rating_after=round(c.ordinal_after, 2),
             rating_change=round(c.ordinal_change, 2),
+            display_after=display_rating(c.ordinal_after),
+            display_change=display_change(c.ordinal_before, c.ordinal_after),
             at=c.created_at,
         )
         for c in changes

@@ -14,6 +14,10 @@ class LeaderboardPlayerSerializer(serializers.Serializer):
     hands = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(help_text="Hands won / hands played, 0 to 1.")
+    display_rating = serializers.IntegerField(
+        help_text="The rating shown to players: 1000 + 40 × the conservative estimate."
+    )
+    provisional = serializers.BooleanField(help_text="Fewer than 20 hands played.")
 
 
 class LeaderboardSerializer(serializers.Serializer):

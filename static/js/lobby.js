@@ -8,7 +8,10 @@ const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWi
   ? "zh-hans" : "en";
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
-const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
+const HELP = JSON.parse(document.getElementById("lobby-help").textContent);
+const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG, help: HELP });
+// Shown outside "More rules": the choice that changes the game most.
+const MAIN_RULES = new Set(["mode"]);
 const { named, choiceName, el } = ruleUi;
 let variants = [];
 
@@ -80,12 +83,19 @@ async function loadRooms() {
   box.append(ul);
 }
 
+/** A refusal in the reader's language, by its code; the server's words otherwise. */
+function refusal(e) {
+  return (S.errors && S.errors[e.code]) || e.detail || e.code;
+}
+
 function renderRules() {
   const v = variants.find((x) => x.key === $("#opt-variant").value);
   const box = $("#rules-fields");
+  const main = $("#rules-main");
   box.replaceChildren();
+  main.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) box.append(ruleUi.field(rule));
+  for (const rule of v.rules) (MAIN_RULES.has(rule.id) ? main : box).append(ruleUi.field(rule));
 }
 
 function syncTimerControls() {
@@ -106,6 +116,8 @@ async function setupCreate() {
     o.value = v.key;
     select.append(o);
   }
+  // The site's first rule set (the one most players know) unless another is chosen.
+  if (variants.some((v) => v.key === "sichuan")) select.value = "sichuan";
   select.addEventListener("change", renderRules);
   renderRules();
   $("#opt-private").addEventListener("change", syncTimerControls);
@@ -132,9 +144,33 @@ async function setupCreate() {
       const room = await api("POST", "/api/rooms/", body);
       location.href = `/rooms/${room.id}/`;
     } catch (e) {
-      err.textContent = e.detail || e.code;
+      err.textContent = refusal(e);
       err.hidden = false;
       $("#btn-create").disabled = false;
+    }
+  });
+}
+
+function setupQuick() {
+  const b = $("#btn-quick");
+  if (!b) return;
+  b.addEventListener("click", async () => {
+    const err = $("#quick-error");
+    err.hidden = true;
+    b.disabled = true;
+    b.textContent = S.creating;
+    try {
+      const v = variants.find((x) => x.key === "sichuan") || variants[0];
+      const room = await api("POST", "/api/rooms/", {
+        variant: v.key, rules: {}, hands: 8, private: true, bots: 3,
+        discard_seconds: 15, claim_seconds: 8,
+      });
+      location.href = `/rooms/${room.id}/`;
+    } catch (e) {
+      err.textContent = refusal(e);
+      err.hidden = false;
+      b.disabled = false;
+      b.textContent = S.quick_play;
     }
   });
 }
@@ -145,6 +181,7 @@ async function main() {
   } catch {
     variants = [];
   }
+  setupQuick();
   await setupCreate();
   await loadRooms();
   setInterval(loadRooms, 5000);

@@ -2,7 +2,7 @@
 // The lobby's create form, the club preset editor and a club room's form all render
 // the same fields through this module; the server validates whatever they send.
 
-export function ruleForm({ strings, choices, lang }) {
+export function ruleForm({ strings, choices, lang, help = {} }) {
   const named = (obj) => (obj ? obj[lang] || obj["zh-hans"] || obj.en : "");
 
   function el(tag, cls, text) {
@@ -18,7 +18,22 @@ export function ruleForm({ strings, choices, lang }) {
     return String(value);
   }
 
-  /** One rule's field, showing `value` (the rule's default unless given). */
+  /** A rule's one line of help: the variant's own when it carries one, else the site's. */
+  function helpText(rule) {
+    return named(rule.help) || help[rule.id] || "";
+  }
+
+  function withHelp(wrap, rule, input) {
+    const text = helpText(rule);
+    if (!text) return wrap;
+    const h = el("small", "rule-help", text);
+    h.id = `rule-${rule.id}-help`;
+    input.setAttribute("aria-describedby", h.id);
+    wrap.append(h);
+    return wrap;
+  }
+
+  /** One rule's field with its line of help, showing `value` (the rule's default unless given). */
   function field(rule, value = rule.default) {
     const wrap = el("p", `rule rule-${rule.type}`);
     wrap.dataset.ruleWrap = rule.id;
@@ -35,7 +50,7 @@ export function ruleForm({ strings, choices, lang }) {
       input.id = id;
       input.dataset.rule = rule.id;
       wrap.append(label);
-      return wrap;
+      return withHelp(wrap, rule, input);
     }
     if (rule.choices) {
       input = el("select");
@@ -72,7 +87,7 @@ export function ruleForm({ strings, choices, lang }) {
       nc.append(cb, ` ${strings.no_cap}`);
       wrap.append(nc);
     }
-    return wrap;
+    return withHelp(wrap, rule, input);
   }
 
   /** The field's current value; undefined for a choice left at "Default". */

@@ -1,7 +1,10 @@
 // The table page. It renders the server's view of the hand and offers exactly the server's
 // `legal` actions, sent back unchanged; it holds no rules.
 import { api, TableSocket } from "./net.js";
-import { backEl, formatTiles, parseTiles, sortTiles, tileEl, tileLabel } from "./tiles.js";
+import {
+  backEl, formatTiles, parseTiles, setTileNames, sortTiles, tileEl, tileLabel,
+} from "./tiles.js";
+import { setSound, sound } from "./sound.js";
 
 const boot = JSON.parse(document.getElementById("table-boot").textContent);
 const S = boot.strings;
@@ -20,6 +23,27 @@ let selected = null; // index into the rendered hand of the tile picked for disc
 const exchangeSel = new Set(); // indices picked for 换三张
 let pending = false; // an action was sent; wait for the next state
 let dismissedResult = null; // hand number whose result dialog was closed
+let lastAct = null; // the last action we sent, to send again if it arrived on a stale version
+let retry = null; // that action, while the fresh state it may be sent again on is awaited
+let lastDiscard = null; // {seat, n}: the latest discard, for the marker (from the events)
+let skipped = null; // version whose own-turn kong/win offer was waved away ("Skip")
+const prefs = loadPrefs(); // the table options kept in this browser
+
+function loadPrefs() {
+  try {
+    return { autoWin: false, autoPass: false, sound: false,
+      ...JSON.parse(localStorage.getItem("mh-table-prefs") || "{}") };
+  } catch {
+    return { autoWin: false, autoPass: false, sound: false };
+  }
+}
+function savePrefs() {
+  try {
+    localStorage.setItem("mh-table-prefs", JSON.stringify(prefs));
+  } catch {
+    // private mode: the options last for this page only
+  }
+}
 
 function fmt(s, args = {}) {
   return s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
@@ -56,6 +80,9 @@ function windOf(k) {
 
 function toast(message, kind = "error") {
   const box = $("#toasts");
+  // The same words twice in a row (a double tap) are one toast, not a stack.
+  const last = box.lastElementChild;
+  if (last && last.textContent === message && !last.classList.contains("toast-out")) return;
   const t = el("div", `toast toast-${kind}`, message);
   t.setAttribute("role", kind === "error" ? "alert" : "status");
   box.append(t);
@@ -63,11 +90,91 @@ function toast(message, kind = "error") {
   setTimeout(() => t.remove(), 4200);
 }
 
+/** A server refusal in the reader's language: by its code, else the server's words. */
+function refusal(e) {
+  return (boot.errors && boot.errors[e.code]) || e.detail || e.message || e.code;
+}
+
 function setConn(status) {
   const c = $("#conn");
   c.className = `conn conn-${status}`;
   c.dataset.status = status;
   c.textContent = S[status] || status;
+}
+
+// ---- what happened: call-outs, the last-discard marker, moves played for us -----------
+
+/** A tile in words: 五筒 in Chinese, "5 Dots" in English. */
+function tileName(code) {
+  if (LANG === "zh-hans" || !S[code[1]]) return tileLabel(code);
+  return `${code[0]} ${S[code[1]]}`;
+}
+
+setTileNames(tileName);
+
+function callout(seat, kind) {
+  const c = el("div", `callout callout-${posOf(seat)} callout-${kind}`, S[`call_${kind}`]);
+  c.dataset.seat = seat;
+  c.dataset.kind = kind;
+  $("#callouts").append(c);
+  sound(kind);
+  setTimeout(() => c.remove(), 1800);
+}
+
+// Moves the server may make for a seat whose clock ran out (it announces none of them).
+const TIMEOUT_MOVES = new Set(["TileDiscarded", "ClaimAnswered", "SuitChosen", "TilesChosen",
+  "KongDeclared"]);
+
+function playedForMe(e) {
+  if (e.type === "TileDiscarded") return fmt(S.auto_discard, { tile: tileName(e.tile) });
+  if (e.type === "ClaimAnswered" && e.action && e.action.type === "pass") return S.auto_pass;
+  if (e.type === "SuitChosen" && e.suit) return fmt(S.auto_que, { suit: S[e.suit] });
+  if (e.type === "TilesChosen") return S.auto_exchange;
+  return S.auto_move;
+}
+
+function onEvents(events, ours) {
+  for (const e of events) {
+    if (e.type === "TileDiscarded") {
+      lastDiscard = { seat: e.seat, n: state.players[e.seat].discards.length };
+      sound("discard");
+    } else if (e.type === "TileClaimed") {
+      callout(e.seat, e.meld.kind);
+    } else if (e.type === "KongDeclared") {
+      callout(e.seat, "gang");
+    } else if (e.type === "HandWon") {
+      for (const w of e.wins) callout(w.seat, w.win_type === "self_draw" ? "zimo" : "hu");
+    }
+  }
+  if (mySeat === null) return;
+  const mine = events.filter((e) => e.seat === mySeat && TIMEOUT_MOVES.has(e.type));
+  if (!mine.length) return;
+  const me = myRoomSeat();
+  if (!ours && !(me && (me.auto || me.left))) toast(playedForMe(mine[0]), "info");
+}
+
+/** The player's standing orders: win when possible, pass on pung/kong offers. */
+function assist(prev) {
+  if (mySeat === null || pending) return;
+  const me = myRoomSeat();
+  if (me && me.auto) return;
+  const legal = state.legal;
+  const hu = legal.findIndex((a) => a.type === "hu");
+  if (prefs.autoWin && hu >= 0) {
+    act(hu);
+    return;
+  }
+  if (prefs.autoPass && state.phase === "claim" && hu < 0) {
+    const pass = legal.findIndex((a) => a.type === "pass");
+    if (pass >= 0) {
+      act(pass);
+      return;
+    }
+  }
+  const offered = (s) => Boolean(s && s.legal.some((a) => a.type !== "discard"));
+  const myTurn = (s) => Boolean(s && s.legal.some((a) => a.type === "discard"));
+  if (offered(state) && !offered(prev)) sound("offer");
+  else if (myTurn(state) && !myTurn(prev)) sound("turn");
 }
 
 // ---- socket ----------------------------------------------------------------------------
@@ -104,6 +211,7 @@ function handle(msg) {
     if (handEnd) renderResult();
   } else if (msg.t === "state") {
     if (d.server_time) clockSkew = Date.parse(d.server_time) - Date.now();
+    const fresh = !state || d.hand > state.hand || (d.hand === state.hand && msg.v > state.version);
     const prev = state;
     const newer = !prev || d.hand > prev.hand || (d.hand === prev.hand && msg.v >= prev.version);
     if (!newer) return;
@@ -112,14 +220,30 @@ function handle(msg) {
     }
     if (!prev || d.hand !== prev.hand) {
       selected = null;
+      lastDiscard = null;
       exchangeSel.clear();
-      if (handEnd && handEnd.hand < d.hand) closeResult();
+      if (handEnd && handEnd.hand < d.hand) {
+        if ($("#result").open) toast(fmt(S.hand_started, { n: d.hand }), "info");
+        closeResult();
+      }
     }
     if (prev && prev.phase !== d.phase) exchangeSel.clear();
+    // The first state after we sent an action settles it (ours, or another that beat it,
+    // and then ours comes back refused): a move of our seat in any other state was not
+    // sent by us: the clock ran out and the server played it.
+    const ours = pending;
     state = d;
     pending = false;
+    if (fresh) onEvents(d.events || [], ours);
     if (selected !== null && !legalDiscards().size) selected = null;
     renderState();
+    if (retry) {
+      const again = retry;
+      retry = null;
+      const i = state.legal.findIndex((a) => JSON.stringify(a) === JSON.stringify(again));
+      if (i >= 0) act(i);
+      else toast(S.moved_on, "info");
+    } else if (fresh) assist(prev);
   } else if (msg.t === "hand_end") {
     if (!handEnd || handEnd.hand !== d.hand) settled = null;
     handEnd = d;
@@ -128,10 +252,18 @@ function handle(msg) {
     if (handEnd && d.hand === handEnd.hand) {
       settled = d;
       renderResult();
+      if (state) renderPlates();
     }
   } else if (msg.t === "error") {
     pending = false;
-    toast(d.message || d.code);
+    if (d.code === "stale" && lastAct) {
+      // Others moved while ours was on its way (bots choose their suits at the same
+      // moment): fetch the table and send ours again if it is still allowed.
+      retry = lastAct;
+      socket.send({ t: "sync" });
+      return;
+    }
+    toast(refusal(d));
     if (d.code === "stale" || /version/i.test(d.message || "")) socket.send({ t: "sync" });
     if (state) renderActions();
   }
@@ -177,7 +309,8 @@ function renderRoom() {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
       if (r.code) {
         code.hidden = false;
-        code.textContent = `${S.invite_code}: ${r.code}`;
+        code.replaceChildren(el("span", "code-label", `${S.invite_code}: `), r.code);
+        code.title = S.invite_code;
       }
     }).catch(() => {});
   }
@@ -186,6 +319,7 @@ function renderRoom() {
   renderPrestart();
   renderPlates();
   renderActions();
+  renderTools();
 }
 
 function renderPrestart() {
@@ -198,7 +332,6 @@ function renderPrestart() {
   for (const s of room.seats) {
     const li = el("li", `prestart-seat${s.ready ? " is-ready" : ""}`);
     li.dataset.seat = s.index;
-    li.append(el("span", "prestart-wind", [...S.winds][s.index]));
     li.append(el("span", "prestart-name", s.user_id ? displayName(s) : S.empty_seat));
     if (s.is_bot) li.append(el("span", "tag", S.bot));
     if (s.user_id === boot.user_id) li.append(el("span", "tag tag-you", S.you));
@@ -210,7 +343,7 @@ function renderPrestart() {
       rm.title = S.remove_bot;
       rm.setAttribute("aria-label", S.remove_bot);
       rm.onclick = () => api("DELETE", `/api/rooms/${room.id}/bots/${s.index}/`)
-        .catch((e) => toast(e.detail));
+        .catch((e) => toast(refusal(e)));
       li.append(rm);
     }
     list.append(li);
@@ -219,10 +352,11 @@ function renderPrestart() {
     room.free_seats ? S.waiting_players : S.waiting_ready));
   box.append(list);
   const row = el("div", "prestart-actions");
+  if (canReady()) row.append(readyButton(S.ready));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
     const add = el("button", "button button-quiet", S.add_bot);
     add.id = "btn-add-bot";
-    add.onclick = () => api("POST", `/api/rooms/${room.id}/bots/`).catch((e) => toast(e.detail));
+    add.onclick = () => api("POST", `/api/rooms/${room.id}/bots/`).catch((e) => toast(refusal(e)));
     row.append(add);
   }
   if (mySeat === null) {
@@ -230,6 +364,14 @@ function renderPrestart() {
     if (room.free_seats && room.status === "open") row.append(joinButton());
   }
   box.append(row);
+}
+
+function readyButton(label) {
+  const b = el("button", "button button-big action-ready", label);
+  b.id = "btn-ready";
+  b.dataset.type = "ready";
+  b.onclick = sendReady;
+  return b;
 }
 
 function joinButton() {
@@ -240,7 +382,7 @@ function joinButton() {
       await api("POST", `/api/rooms/${room.id}/join/`, {});
       location.reload();
     } catch (e) {
-      toast(e.detail);
+      toast(refusal(e));
     }
   };
   return b;
@@ -258,7 +400,7 @@ function canReady() {
 
 function sendReady() {
   if (!socket.send({ t: "ready" })) {
-    api("POST", `/api/rooms/${room.id}/ready/`).catch((e) => toast(e.detail));
+    api("POST", `/api/rooms/${room.id}/ready/`).catch((e) => toast(refusal(e)));
   }
 }
 
@@ -304,24 +446,35 @@ function plateEl(k) {
   if (p && p.won) plate.classList.add("has-won");
   if (state) {
     const wind = el("span", `wind${state.dealer === k ? " is-dealer" : ""}`, windOf(k));
-    wind.title = state.dealer === k ? S.dealer : "";
+    wind.title = state.dealer === k ? `${S.seat_wind} · ${S.dealer}` : S.seat_wind;
     plate.append(wind);
   }
   const name = el("span", "plate-name", seatName(k));
+  name.title = seatName(k);
   plate.append(name);
   if (rs && rs.is_bot) plate.append(el("span", "tag", S.bot));
+  if (rs && rs.auto) plate.append(el("span", "tag tag-auto", S.auto_tag));
   if (rs && rs.user_id && !rs.is_bot && !rs.connected) plate.append(el("span", "tag tag-off", "⚡"));
   if (p && p.left) plate.append(el("span", "tag tag-off", S.left));
   if (p && p.que) {
-    const q = el("span", `que que-${p.que}`, SUIT_CHARS[p.que]);
-    q.title = S.missing;
+    const q = el("span", `que que-${p.que}`, S[`que_${p.que}`] || SUIT_CHARS[p.que]);
+    q.title = `${S.missing}: ${S[p.que]}`;
     plate.append(q);
   }
   if (p && p.won) plate.append(el("span", "won-badge", "胡"));
   if (rs) {
+    // The running total always includes this hand: seats' stored scores catch up only when
+    // the hand is settled, and then the settlement's totals are the truth.
     const delta = state ? state.deltas[k] : 0;
-    const score = el("span", "score", String(rs.score + (state && state.phase !== "ended" ? delta : 0)));
-    if (delta) score.append(el("small", delta > 0 ? "plus" : "minus", ` ${delta > 0 ? "+" : ""}${delta}`));
+    const isSettled = settled && state && settled.hand === state.hand;
+    const total = isSettled ? settled.scores[k] : rs.score + delta;
+    const score = el("span", "score", String(total));
+    score.title = S.running_total;
+    if (delta) {
+      const d = el("small", delta > 0 ? "plus" : "minus", ` (${delta > 0 ? "+" : ""}${delta})`);
+      d.title = S.hand_deltas;
+      score.append(d);
+    }
     plate.append(score);
   }
   return plate;
@@ -368,9 +521,15 @@ function renderPools() {
     pool.replaceChildren();
     pool.dataset.seat = k;
     const p = state.players[k];
+    const latest = state.claim ? { seat: state.claim.from, n: p.discards.length } : lastDiscard;
     p.discards.forEach((t, i) => {
       const last = state.claim && state.claim.from === k && i === p.discards.length - 1;
-      pool.append(tileEl(t, `discard${last ? " is-claimable" : ""}`));
+      const tile = tileEl(t, `discard${last ? " is-claimable" : ""}`);
+      if (latest && latest.seat === k && latest.n === i + 1) {
+        tile.classList.add("is-last");
+        tile.title = `${tileName(t)} · ${S.last_discard}`;
+      }
+      pool.append(tile);
     });
   }
 }
@@ -382,6 +541,7 @@ function renderCenter() {
   for (let k = 0; k < 4; k++) {
     const w = el("span", `cw cw-${posOf(k)}${state.turn === k && state.phase === "play" ? " is-turn" : ""}`
       + `${state.dealer === k ? " is-dealer" : ""}`, windOf(k));
+    if (state.dealer === k) w.title = S.dealer;
     winds.append(w);
   }
   const claim = $("#claim-tile");
@@ -389,14 +549,79 @@ function renderCenter() {
   if (state.claim) claim.append(tileEl(state.claim.tile, "claim"));
 }
 
+/** The waits a discard of ``t`` leaves (from the server's hint), or null. */
+function readyAfter(t) {
+  const h = state && state.hints;
+  return (h && h.discards && h.discards[t]) || null;
+}
+
+function waitsEl(waits) {
+  const box = el("span", "waits");
+  for (const w of waits) {
+    const item = el("span", `wait${w.left ? "" : " wait-dead"}`);
+    item.dataset.tile = w.tile;
+    item.dataset.left = w.left;
+    item.append(tileEl(w.tile, "mini"), el("small", "wait-left", fmt(S.left_n, { n: w.left })));
+    item.title = `${tileName(w.tile)}: ${fmt(S.unseen_n, { n: w.left })} · ${w.fan}${S.fan}`;
+    box.append(item);
+  }
+  return box;
+}
+
+function renderHint() {
+  const box = $("#hint");
+  box.replaceChildren();
+  const h = mySeat !== null && state ? state.hints : null;
+  let waits = null;
+  let label = S.hint_ready;
+  if (h && h.waits && h.waits.length) {
+    waits = h.waits;
+  } else if (h && h.discards) {
+    const { tiles, drawn } = myTiles();
+    const all = drawn ? [...tiles, drawn] : tiles;
+    const pick = selected !== null ? all[selected] : null;
+    if (pick && h.discards[pick]) {
+      waits = h.discards[pick];
+      label = fmt(S.hint_after, { tile: tileName(pick) });
+    } else if (Object.keys(h.discards).length) {
+      box.hidden = false;
+      box.dataset.kind = "discards";
+      box.append(el("span", "hint-label", S.hint_pick));
+      return;
+    }
+  }
+  box.hidden = !waits;
+  if (!waits) return;
+  box.dataset.kind = "waits";
+  const total = waits.reduce((a, w) => a + w.left, 0);
+  box.append(el("span", "hint-label", label), waitsEl(waits),
+    el("span", "hint-total", fmt(S.unseen_n, { n: total })));
+}
+
+/**
+ * Re-render ``box`` by building it afresh off the page, and swap only if something changed:
+ * states arrive several times a second while bots play, and replacing a button or a tile
+ * between a finger's down and up would swallow the tap.
+ */
+function patch(box, build) {
+  const fresh = box.cloneNode(false);
+  build(fresh);
+  const same = fresh.innerHTML === box.innerHTML
+    && [...fresh.attributes].every((a) => box.getAttribute(a.name) === a.value)
+    && fresh.attributes.length === box.attributes.length;
+  if (!same) box.replaceWith(fresh);
+}
+
 function renderMine() {
-  const handBox = $("#my-hand");
-  const meldBox = $("#my-melds");
-  handBox.replaceChildren();
-  meldBox.replaceChildren();
+  patch($("#my-melds"), (meldBox) => patch($("#my-hand"), (handBox) => buildMine(handBox, meldBox)));
+  renderHint();
+}
+
+function buildMine(handBox, meldBox) {
   const k = base();
   handBox.dataset.handSeat = k;
   delete handBox.dataset.won;
+  delete handBox.dataset.revealed;
   const p = state.players[k];
   for (const m of p.melds) meldBox.append(meldEl(m));
   if (mySeat === null) {
@@ -435,22 +660,51 @@ function renderMine() {
     }
     if (selected === i) tEl.classList.add("selected");
     if (exchangeSel.has(i)) tEl.classList.add("selected");
+    const after = readyAfter(t);
+    if (after && legal.has(t)) {
+      tEl.classList.add("keeps-ready");
+      tEl.title = `${tileName(t)} · ${fmt(S.discard_keeps_ready, { n: after.length })}`;
+    }
     tEl.addEventListener("click", () => onTileClick(i, t));
     handBox.append(tEl);
   });
   if (p.won) handBox.append(tileEl(p.won.tile, "win-tile"));
 }
 
+/** Why a tap on this tile does nothing now, in words (null: it does something). */
+function refusedTap(t) {
+  const p = state.players[mySeat];
+  const legal = legalDiscards();
+  if (legal.has(t)) return null;
+  if (p.won) return S.tap_won;
+  if (legal.size) {
+    if (p.que && t[1] !== p.que && [...legal].every((x) => x[1] === p.que)) {
+      return fmt(S.tap_que_first, { suit: S[p.que] });
+    }
+    return S.tap_not_allowed;
+  }
+  if (state.phase === "ding_que") return S.tap_choose_que;
+  if (state.phase === "exchange") return S.exchange_waiting;
+  if (state.legal.length) return S.tap_answer_claim;
+  if (state.phase === "ended") return S.tap_hand_over;
+  return S.tap_not_your_turn;
+}
+
 function onTileClick(i, t) {
-  if (!state || pending) return;
+  if (!state || pending || mySeat === null) return;
   if (state.legal.some((a) => a.type === "exchange")) {
     if (exchangeSel.has(i)) exchangeSel.delete(i);
     else if (exchangeSel.size < 3) exchangeSel.add(i);
+    else toast(S.tap_three_only, "info");
     renderMine();
     renderActions();
     return;
   }
-  if (!legalDiscards().has(t)) return;
+  const why = refusedTap(t);
+  if (why) {
+    toast(why, "info");
+    return;
+  }
   if (selected === i) {
     discard(t);
     return;
@@ -469,6 +723,7 @@ function act(index) {
   if (!state || pending) return;
   const action = state.legal[index];
   if (!action) return;
+  lastAct = action;
   if (!socket.send({ t: "act", v: state.version, action })) {
     toast(S.offline);
     return;
@@ -496,18 +751,12 @@ function selectedExchange() {
 }
 
 function renderActions() {
-  const bar = $("#actions");
-  const prompt = $("#prompt");
-  bar.replaceChildren();
-  prompt.textContent = "";
-  if (canReady()) {
-    const b = el("button", "button button-big action-ready", state ? S.ready_next : S.ready);
-    b.id = "btn-ready";
-    b.dataset.type = "ready";
-    b.onclick = sendReady;
-    bar.append(b);
-  }
-  if (!state) return;
+  patch($("#prompt"), (prompt) => patch($("#actions"), (bar) => buildActions(bar, prompt)));
+}
+
+function buildActions(bar, prompt) {
+  if (!state) return; // before the first hand the Ready button is in the seat list
+  if (canReady()) bar.append(readyButton(S.ready_next));
   if (mySeat === null) {
     prompt.textContent = S.spectating;
     if (room && room.free_seats && room.status === "open") bar.append(joinButton());
@@ -542,8 +791,19 @@ function renderActions() {
   }
   if (state.phase === "exchange" && !legal.length) prompt.textContent = S.exchange_waiting;
   if (state.phase === "ding_que" && !legal.length) prompt.textContent = S.que_waiting;
+  const me = myRoomSeat();
+  if (me && me.auto && state.phase !== "ended") {
+    prompt.textContent = S.auto_on;
+    const b = el("button", "button button-big action-ready", S.auto_off);
+    b.id = "btn-auto-off";
+    b.onclick = () => setAuto(false);
+    bar.append(b);
+    return;
+  }
   const order = ["hu", "gang", "peng", "chi", "pass"];
-  const buttons = legal.map((a, i) => [a, i]).filter(([a]) => order.includes(a.type));
+  const ownTurn = legal.some((a) => a.type === "discard");
+  let buttons = legal.map((a, i) => [a, i]).filter(([a]) => order.includes(a.type));
+  if (ownTurn && skipped === state.version) buttons = [];
   buttons.sort((x, y) => order.indexOf(x[0].type) - order.indexOf(y[0].type));
   for (const [a, i] of buttons) {
     const b = el("button", `button button-big action-${a.type}`);
@@ -555,9 +815,20 @@ function renderActions() {
     b.onclick = () => act(i);
     bar.append(b);
   }
+  if (ownTurn && buttons.length) {
+    // On one's own turn a kong or a win is an offer, not a claim: discarding goes on.
+    const b = el("button", "button button-big action-pass", S.skip);
+    b.dataset.type = "skip";
+    b.title = S.skip_hint;
+    b.onclick = () => {
+      skipped = state.version;
+      renderActions();
+    };
+    bar.append(b);
+  }
   const discards = legalDiscards();
   if (discards.size) {
-    prompt.textContent = buttons.length ? S.claim_prompt : S.your_turn;
+    prompt.textContent = buttons.length ? S.own_offer_prompt : S.your_turn;
     if (selected !== null) {
       const { tiles, drawn } = myTiles();
       const all = drawn ? [...tiles, drawn] : tiles;
@@ -569,13 +840,18 @@ function renderActions() {
       bar.append(b);
     }
   } else if (buttons.length) {
-    prompt.textContent = S.claim_prompt;
+    prompt.textContent = state.claim
+      ? fmt(S.claim_prompt_tile, { tile: tileName(state.claim.tile), name: seatName(state.claim.from) })
+      : S.claim_prompt;
   } else if (state.phase === "play" && state.turn !== mySeat) {
     prompt.textContent = fmt(S.turn_of, { name: seatName(state.turn) });
+  } else if (state.phase === "ended" && room && room.status !== "finished") {
+    prompt.append(el("span", "", S.hand_over), " ", el("span", "next-hand", ""));
   }
-  if (state.exchange_direction && state.phase !== "ended" && !state.players[mySeat].discards.length
+  const dir = state.exchange_direction;
+  if (dir && state.phase !== "ended" && !state.players[mySeat].discards.length
     && state.phase !== "play") {
-    prompt.textContent += ` · ${fmt(S.exchange_dir, { dir: S[state.exchange_direction] || state.exchange_direction })}`;
+    prompt.textContent += ` · ${fmt(S.exchange_dir, { dir: S[dir.replace("_", "")] || dir })}`;
   }
 }
 
@@ -640,7 +916,7 @@ function scoresTable() {
   head.append(el("th", "", ""));
   for (let k = 0; k < 4; k++) head.append(el("th", "", seatName(k)));
   table.append(head);
-  const deltas = handEnd.result ? handEnd.result.deltas : [0, 0, 0, 0];
+  const deltas = settled ? settled.deltas : handEnd.result ? handEnd.result.deltas : [0, 0, 0, 0];
   const row = (label, values, cls) => {
     const tr = el("tr", cls);
     tr.append(el("th", "", label));
@@ -660,7 +936,7 @@ function scoresTable() {
       const tr = el("tr", "ratings");
       tr.append(el("th", "", S.rating));
       byseat.forEach((v) => tr.append(el("td", v > 0 ? "plus" : v < 0 ? "minus" : "",
-        v === null ? "–" : `${v > 0 ? "+" : ""}${v.toFixed(2)}`)));
+        v === null ? "–" : `${v > 0 ? "+" : ""}${v}`)));
       table.append(tr);
     }
   } else {
@@ -682,9 +958,16 @@ function renderResult() {
   head.append(el("h2", "", fmt(S.result_title, { n: handEnd.hand })));
   head.id = "result-title";
   dlg.append(head);
-  if (!wins.length) dlg.append(el("p", "result-drawn", S.drawn_game));
-  else if (r.reason === "exhausted") dlg.append(el("p", "result-note", S.wall_out));
-  for (const w of wins) {
+  const body = el("div", "result-body");
+  dlg.append(body);
+  if (!wins.length) body.append(el("p", "result-drawn", S.drawn_game));
+  else if (r.reason === "exhausted") body.append(el("p", "result-note", S.wall_out));
+  const explain = handEnd.explain || [];
+  // Payments during play come with the result; end-of-hand ones (查叫, refunds) with the
+  // settlement, which repeats them all.
+  const transfers = settled ? settled.transfers : handEnd.transfers;
+  const winPaid = new Set();
+  wins.forEach((w, n) => {
     const sec = el("section", "result-win");
     sec.dataset.seat = w.seat;
     const title = el("h3", "");
@@ -707,9 +990,21 @@ function renderResult() {
     }
     items.append(el("strong", "result-total", itemsLine(w).split(" = ").pop()));
     sec.append(items);
-    dlg.append(sec);
-  }
-  const cha = handEnd.cha;
+    const how = explain[n];
+    if (how) sec.append(el("p", "result-explain", named(how)));
+    const paid = transfers.filter((t) => t.win === w.order
+      || (t.reason === "gang_shang_pao" && t.to === w.seat));
+    if (paid.length) {
+      const ul = el("ul", "transfers result-paid");
+      for (const t of paid) {
+        ul.append(transferLine(t));
+        winPaid.add(t);
+      }
+      sec.append(ul);
+    }
+    body.append(sec);
+  });
+  const cha = handEnd.cha || (settled && settled.details && settled.details.cha);
   if (cha) {
     const sec = el("section", "result-cha");
     sec.append(el("h3", "", S.cha));
@@ -720,20 +1015,23 @@ function renderResult() {
     if (cha.not_ready && cha.not_ready.length) ul.append(el("li", "", `${S.not_ready_hand}: ${cha.not_ready.map(seatName).join(", ")}`));
     if (ul.children.length) {
       sec.append(ul);
-      dlg.append(sec);
+      body.append(sec);
     }
   }
-  const tsec = el("section", "result-transfers");
-  tsec.append(el("h3", "", S.transfers));
-  if (handEnd.transfers.length) {
-    const ul = el("ul", "transfers");
-    for (const t of handEnd.transfers) ul.append(transferLine(t));
-    tsec.append(ul);
-  } else {
-    tsec.append(el("p", "muted", S.no_transfers));
+  const others = transfers.filter((t) => !winPaid.has(t));
+  if (others.length || !transfers.length) {
+    const tsec = el("section", "result-transfers");
+    tsec.append(el("h3", "", winPaid.size ? S.other_payments : S.transfers));
+    if (others.length) {
+      const ul = el("ul", "transfers");
+      for (const t of others) ul.append(transferLine(t));
+      tsec.append(ul);
+    } else {
+      tsec.append(el("p", "muted", S.no_transfers));
+    }
+    body.append(tsec);
   }
-  dlg.append(tsec);
-  dlg.append(scoresTable());
+  body.append(scoresTable());
   if (room && room.status === "finished") {
     const fin = el("section", "result-final");
     fin.append(el("h3", "", S.final));
@@ -743,9 +1041,14 @@ function renderResult() {
       ol.append(el("li", "", `${s.user_id ? displayName(s) : S.empty_seat} · ${s.score}`));
     }
     fin.append(ol, el("p", "muted", S.game_over));
-    dlg.append(fin);
+    body.append(fin);
   }
   const foot = el("footer", "result-foot");
+  if (room && room.status !== "finished") {
+    const next = el("p", "result-next");
+    next.append(el("span", "next-hand", ""));
+    foot.append(next);
+  }
   if (canReady()) {
     const b = el("button", "button button-big", S.ready_next);
     b.id = "btn-result-ready";
@@ -784,23 +1087,44 @@ $("#result").addEventListener("cancel", () => {
 let clockSkew = 0;
 const serverNow = () => Date.now() + clockSkew;
 
+// A clock face drawn inline: emoji fonts are not everywhere.
+const CLOCK_SVG = '<svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" '
+  + 'fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 4.2V8l2.6 1.6" fill="none" '
+  + 'stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>';
+
+/** Whether a person (not a bot, not 托管) is making ``seat``'s current decision. */
+function personDecides(seat) {
+  const rs = room && room.seats[seat];
+  return Boolean(rs && rs.user_id && !rs.is_bot && !rs.left && !rs.auto);
+}
+
 function tick() {
   const box = $("#timer");
-  let text = "";
+  let left = null;
+  let mine = false;
   if (state && state.phase !== "ended") {
-    const d = state.deadline || state.turn_deadline;
-    if (d) {
-      const left = Math.max(0, Math.ceil((Date.parse(d) - serverNow()) / 1000));
-      // A bot's turn carries its short thinking delay as a deadline: not worth a clock.
-      text = left >= 1 && (state.deadline || room?.discard_seconds) ? String(left) : "";
-      box.classList.toggle("is-urgent", left <= 5);
-      box.classList.toggle("is-mine", Boolean(state.deadline));
+    // Only where a person is deciding: a bot's turn carries its thinking delay as a deadline.
+    if (state.deadline && personDecides(mySeat)) {
+      left = Math.ceil((Date.parse(state.deadline) - serverNow()) / 1000);
+      mine = true;
+    } else if (state.turn_deadline && state.phase === "play" && personDecides(state.turn)) {
+      left = Math.ceil((Date.parse(state.turn_deadline) - serverNow()) / 1000);
     }
-  } else if (room && room.next_hand_at && room.status !== "finished") {
-    const left = Math.max(0, Math.ceil((Date.parse(room.next_hand_at) - serverNow()) / 1000));
-    text = fmt(S.next_hand_in, { s: left });
   }
-  box.textContent = text;
+  box.replaceChildren();
+  if (left !== null && left >= 1) {
+    const icon = el("span", "timer-icon");
+    icon.innerHTML = CLOCK_SVG;
+    box.append(icon, el("span", "timer-n", String(left)), el("small", "timer-unit", S.sec_unit));
+    box.classList.toggle("is-urgent", mine && left <= 5);
+    box.classList.toggle("is-mine", mine);
+  }
+  let next = "";
+  if (state && state.phase === "ended" && room && room.next_hand_at && room.status !== "finished") {
+    const s = Math.max(0, Math.ceil((Date.parse(room.next_hand_at) - serverNow()) / 1000));
+    next = fmt(S.next_hand_in, { s });
+  }
+  for (const n of document.querySelectorAll(".next-hand")) n.textContent = next;
 }
 setInterval(tick, 250);
 
@@ -855,10 +1179,72 @@ $("#btn-leave").addEventListener("click", async () => {
     await api("POST", `/api/rooms/${boot.room_id}/leave/`);
     location.href = boot.lobby_url;
   } catch (e) {
-    toast(e.detail);
+    toast(refusal(e));
   }
 });
 
+// ---- tools: 托管, standing orders, sounds, a second tab --------------------------------
+
+async function setAuto(on) {
+  try {
+    room = await api("POST", `/api/rooms/${boot.room_id}/auto/`, { auto: on });
+    renderRoom();
+    if (state) renderState();
+  } catch (e) {
+    toast(refusal(e));
+  }
+}
+
+function renderTools() {
+  const b = $("#btn-auto");
+  const me = myRoomSeat();
+  b.hidden = !me || room.status === "finished";
+  const on = Boolean(me && me.auto);
+  b.setAttribute("aria-pressed", String(on));
+  b.classList.toggle("is-on", on);
+}
+
+$("#btn-auto").addEventListener("click", () => {
+  const me = myRoomSeat();
+  if (me) setAuto(!me.auto);
+});
+for (const [id, key] of [["#opt-auto-win", "autoWin"], ["#opt-auto-pass", "autoPass"],
+  ["#opt-sound", "sound"]]) {
+  const box = $(id);
+  box.checked = Boolean(prefs[key]);
+  box.addEventListener("change", () => {
+    prefs[key] = box.checked;
+    savePrefs();
+    setSound(prefs.sound);
+    if (key === "sound" && box.checked) sound("turn"); // so one hears what was switched on
+    if (state) assist(null);
+  });
+}
+setSound(prefs.sound);
+// One open menu at a time; a tap elsewhere closes it.
+document.addEventListener("click", (ev) => {
+  for (const d of document.querySelectorAll(".tool-menu[open]")) {
+    if (!d.contains(ev.target)) d.open = false;
+  }
+});
+
+// Two tabs of one browser at one seat both act for it: say so.
+if ("BroadcastChannel" in window && boot.seat !== null) {
+  const tabs = new BroadcastChannel(`mh-room-${boot.room_id}`);
+  const me = Math.random().toString(36).slice(2);
+  tabs.onmessage = (ev) => {
+    if (!ev.data || ev.data.from === me) return;
+    $("#tabs-note").hidden = false;
+    if (ev.data.hello) tabs.postMessage({ from: me });
+  };
+  tabs.postMessage({ from: me, hello: true });
+}
+
 $("#my-hand").title = S.keys;
-window.__table = { get state() { return state; }, get room() { return room; }, tileLabel };
+window.__table = {
+  get state() { return state; },
+  get room() { return room; },
+  tileLabel,
+  sync: () => socket.send({ t: "sync" }),
+};
 socket.connect();

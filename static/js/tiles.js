@@ -154,14 +154,22 @@ export function tileLabel(code) {
   return `${NUMERALS[n]}${SUIT_NAMES[suit] || ""}`;
 }
 
+// How a tile is named to the reader (tooltips, screen readers): Chinese unless a page says.
+let tileName = tileLabel;
+
+/** Name tiles in the page's language, e.g. "5 Dots" on an English page. */
+export function setTileNames(namer) {
+  tileName = namer;
+}
+
 /** A face-up tile element. */
 export function tileEl(code, extraClass = "") {
   const el = document.createElement("span");
   el.className = `tile face ${extraClass}`.trim();
   el.dataset.tile = code;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", tileLabel(code));
-  el.title = tileLabel(code);
+  el.setAttribute("aria-label", tileName(code));
+  el.title = tileName(code);
   el.innerHTML = faceSvg(code);
   return el;
 }

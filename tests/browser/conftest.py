@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -31,8 +32,19 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
+@dataclass(frozen=True)
+class TableServer:
+    url: str
+    db: Path  # its SQLite file: tests that rig a hand write to it between two moves
+
+
 @pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory):
+def live_server_url(table_server):
+    return table_server.url
+
+
+@pytest.fixture(scope="session")
+def table_server(tmp_path_factory):
     """Its own SQLite database and the in-process defaults, whatever profile the suite runs."""
     tmp = tmp_path_factory.mktemp("browser")
     db_url = f"sqlite:///{tmp / 'browser.sqlite3'}"
@@ -49,7 +61,7 @@ def live_server_url(tmp_path_factory):
     server = DaphneServer(free_port(), env, tmp / "daphne.log")
     server.start()
     try:
-        yield f"http://127.0.0.1:{server.port}"
+        yield TableServer(f"http://127.0.0.1:{server.port}", tmp / "browser.sqlite3")
     finally:
         server.stop()
         if os.environ.get("BROWSER_TEST_LOG"):

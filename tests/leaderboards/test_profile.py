@@ -2,6 +2,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Rating
+from leaderboards.rating import display_change, display_rating
 from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db
@@ -18,14 +19,16 @@ def test_profile_shows_ratings_and_recent_hands(english, players, make_hand):
 
     change = lin.rating_changes.get()
     assert 'id="rating-sichuan"' in content
-    assert f"{Rating.objects.get(user=lin).ordinal:.2f}" in content
+    assert f"{display_rating(Rating.objects.get(user=lin).ordinal)}?" in content
     assert "Recent hands" in content
     assert f"Room {change.hand.room_id}, hand 1" in content
     assert "+6" in content
-    assert f"+{change.ordinal_change:.2f}" in content
+    assert f"+{display_change(change.ordinal_before, change.ordinal_after)}<" in content
 
 
 def test_profile_without_hands_says_so(english, player):
+    player.language = "en"  # a signed-in reader gets their account's language
+    player.save(update_fields=["language"])
     english.force_login(player)
 
     content = english.get(reverse("profile")).content.decode()

@@ -22,14 +22,26 @@ def test_leaderboard_orders_by_ordinal_then_hands(players):
 
     rows = leaderboard("sichuan")
 
-    assert [r.user_id for r in rows] == [mei.pk, east.pk, lin.pk]
-    assert [r.rank for r in rows] == [1, 2, 3]
+    # Bots are rated but never listed: the bot with ordinal 15 and more hands is left out.
+    assert [r.user_id for r in rows] == [mei.pk, lin.pk]
+    assert [r.rank for r in rows] == [1, 2]
     assert rows[0].rating == 18.0
-    assert (rows[1].name, rows[1].is_bot, rows[1].win_rate) == ("bot-east", True, 0.25)
-    assert rows[2].win_percent == 40.0
-    assert [r.user_id for r in leaderboard("sichuan", limit=2)] == [mei.pk, east.pk]
-    assert [r.user_id for r in leaderboard("ningbo")] == [west.pk]
+    assert (rows[0].display_rating, rows[0].provisional) == (1000 + 40 * 18, True)
+    assert (rows[1].name, rows[1].is_bot, rows[1].win_percent) == ("lin", False, 40.0)
+    assert [r.user_id for r in leaderboard("sichuan", limit=1)] == [mei.pk]
+    assert leaderboard("ningbo") == []  # only a bot played it
     assert leaderboard("hangzhou") == []
+
+
+def test_a_rating_stops_being_provisional_after_twenty_hands(players):
+    lin, mei, *_ = players
+    set_rating(lin, mu=25.0, sigma=2.0, hands=19)
+    set_rating(mei, mu=25.0, sigma=2.0, hands=20)
+
+    rows = {r.user_id: r for r in leaderboard("sichuan")}
+
+    assert rows[lin.pk].provisional and not rows[mei.pk].provisional
+    assert rows[lin.pk].display_rating == rows[mei.pk].display_rating == 1000 + 40 * 19
 
 
 def test_leaderboard_shows_display_names(players):
@@ -56,5 +68,6 @@ def test_player_ratings_and_recent_hands(players, make_hand):
     assert [r.score_delta for r in recent] == [-3, 6]
     assert recent[0].room_id == second.room_id
     assert recent[0].rating_change < 0 < recent[1].rating_change
+    assert recent[0].display_change < 0 < recent[1].display_change
     assert len(recent_rating_changes(lin, limit=1)) == 1
     assert player_ratings(players[1])[0].wins == 1

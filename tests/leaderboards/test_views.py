@@ -2,6 +2,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Rating
+from leaderboards.rating import display_rating
 from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db
@@ -35,11 +36,12 @@ def test_board_lists_players_best_first(english, rated):
     content = response.content.decode()
     lin, mei, east, _ = rated
     assert 'class="rating-table"' in content
-    assert content.index(f'id="player-{lin.pk}"') < content.index(f'id="player-{east.pk}"')
-    assert content.index(f'id="player-{east.pk}"') < content.index(f'id="player-{mei.pk}"')
-    assert f"{Rating.objects.get(user=lin).ordinal:.2f}" in content
+    assert content.index(f'id="player-{lin.pk}"') < content.index(f'id="player-{mei.pk}"')
+    assert f'id="player-{east.pk}"' not in content  # bots are not listed
+    shown = display_rating(Rating.objects.get(user=lin).ordinal)
+    assert f"{shown}?" in content  # a whole number, provisional after one hand
+    assert "Ratings start at 1000" in content
     assert "100.0%" in content  # lin won the one hand played
-    assert content.count('class="bot-tag"') == 2
 
 
 def test_board_of_a_variant_not_yet_playable_is_empty(english):
@@ -65,7 +67,7 @@ def test_api_board_shape(client, rated):
     assert response.status_code == 200
     body = response.json()
     assert body["variant"] == "sichuan"
-    assert len(body["players"]) == 4
+    assert len(body["players"]) == 2  # the two bots are left out
     top = body["players"][0]
     lin = rated[0]
     stored = Rating.objects.get(user=lin)
@@ -80,9 +82,11 @@ def test_api_board_shape(client, rated):
         "hands": 1,
         "wins": 1,
         "win_rate": 1.0,
+        "display_rating": display_rating(stored.ordinal),
+        "provisional": True,
     }
-    assert [p["rank"] for p in body["players"]] == [1, 2, 3, 4]
-    assert [p["is_bot"] for p in body["players"]].count(True) == 2
+    assert [p["rank"] for p in body["players"]] == [1, 2]
+    assert not any(p["is_bot"] for p in body["players"])
 
 
 def test_api_board_of_a_variant_without_hands_is_empty(client):

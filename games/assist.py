@@ -1,0 +1,40 @@
+"""托管 (auto-play): a seated player hands their decisions to the bot policy, and takes
+them back.
+
+Kept out of ``services`` because it only flips a seat's flag and then reuses the room's
+own machinery: a seat with ``auto`` set is ``bot_controlled``, so the deadline code gives it
+the bots' short delay and the sweeper plays it with the same policy as a bot.  Same locking
+policy as ``services``: lock the room row first.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games import publish, services
+from games.models import Room
+
+
+@transaction.atomic
+def seat_auto_play(*, room_id, user, on: bool) -> Room:
+    """Turn 托管 on or off for ``user``'s seat; the current decision is re-clocked."""
+    if not isinstance(on, bool):
+        raise services.ServiceError("bad_request", "auto must be true or false")
+    room = services._lock_room(room_id)
+    seats = services._seats(room)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise services.ServiceError("not_seated", "you are not seated in this room", 409)
+    if seat.auto == on:
+        return room
+    seat.auto = on
+    seat.save(update_fields=["auto"])
+    hand = services._current_hand(room)
+    if hand is not None:
+        # Forget this seat's running clock so the new delay (the bots' or the table's)
+        # applies to the decision in hand, then let the room recompute every clock.
+        hand.deadlines.get("seats", {}).pop(str(seat.index), None)
+        hand.save(update_fields=["deadlines"])
+    services._refresh_deadlines(room)
+    publish.room_changed_on_commit(room.pk)
+    return room
