@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 #: the modules that register a variant when imported
-MODULES = ("sichuan", "hangzhou")
+MODULES = ("sichuan", "hangzhou", "guangzhou")
 
 
 class UnknownVariant(ValueError):
