@@ -40,4 +40,8 @@ def test_explanations_name_every_payment_of_the_win(variant):
                 written = [int(x) for x in re.findall(r"pays [^;]*= (\d+)", how["en"])]
                 assert sorted(written) == sorted(paid), (how["en"], paid)
                 assert f"D = {win['d']}" in how["en"] and "底分" in how["zh-hans"]
-    assert explained > 0 or variant not in ("sichuan", "hangzhou")
+            if variant == "guangzhou":
+                written = [int(x) for x in re.findall(r"pays (\d+)", how["en"])]
+                assert sorted(written) == sorted(paid), (how["en"], paid)
+                assert f"2^{win['fan']['fan']}" in how["en"]
+    assert explained > 0 or variant not in ("sichuan", "hangzhou", "guangzhou")

@@ -68,6 +68,37 @@ class Guangzhou(Variant):
         names = {k: {"zh-hans": zh, "en": en} for k, (zh, en) in BAO_REASONS.items()}
         return {**super().reason_names(), **names}
 
+    def explain_win(self, state, win):
+        """The fan (the cap, a special hand, the minimum) → V = base × 2^fan, then each
+        payment with the 包 rule that moved it."""
+        f = win.get("fan")
+        if not f or "w" not in win:
+            return None
+        base = state.rules.base
+        zh = f"{f['fan_sum']} 番"
+        en = f"{f['fan_sum']} fan"
+        if f.get("special"):
+            zh += f"（特殊牌型 {f['fan']} 番）"
+            en += f" (special hand: {f['fan']} fan)"
+        elif f.get("capped"):
+            zh += f"（爆胡封顶 {f['cap']} 番）"
+            en += f" (capped at {f['cap']} fan)"
+        if f.get("minimum"):
+            zh += f"（至少 {f['fan']} 番）"
+            en += f" (at least {f['fan']} fan)"
+        zh += f" → V = 底分 {base} × 2^{f['fan']} = {win['w']}"
+        en += f" → V = base {base} × 2^{f['fan']} = {win['w']}"
+        winds = state.match.seat_winds or (0, 1, 2, 3)
+        names = self.reason_names()
+        for t in state.transfers:
+            if t.get("win") != win["order"]:
+                continue
+            rule = names.get(t["reason"]) if t["reason"] != "hu" else None
+            payer_zh, payer_en = "东南西北"[winds[t["from"]]], "ESWN"[winds[t["from"]]]
+            zh += f"；{payer_zh}家付 {t['amount']}" + (f"（{rule['zh-hans']}）" if rule else "")
+            en += f"; {payer_en} pays {t['amount']}" + (f" ({rule['en']})" if rule else "")
+        return {"zh-hans": zh, "en": en, "value": win["w"]}
+
     # --- the deal ------------------------------------------------------------------
     def wall_tiles(self, opts):
         return [t for t in range(T.NUM_KINDS) for _ in range(4)]
