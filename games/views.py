@@ -128,6 +128,8 @@ def ui_strings() -> dict[str, str]:
         # Added for issue 13: saying why, announcing, aiding.
         "seat_wind": _("Seat wind"),
         "indicator": _("Indicator"),
+        "flowers": _("Flowers"),
+        "prevailing": _("Round wind %(wind)s"),
         "wilds": _("Wild tiles"),
         "wild": _("wild"),
         "streak": _("Dealer's hand %(n)s in a row"),
@@ -257,6 +259,7 @@ def room(request, pk):
         "patterns": variant.pattern_names(),
         "reasons": variant.reason_names(),
         "unit": variant.score_unit,
+        "winds": variant.plays_winds,
         "choices": choice_names(),
         "strings": ui_strings(),
         "errors": error_messages(),

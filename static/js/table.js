@@ -511,8 +511,21 @@ function renderOpponent(k) {
   }
   const melds = el("div", "melds");
   for (const m of p.melds) melds.append(meldEl(m));
+  const flowers = flowersEl(p);
+  if (flowers) melds.append(flowers);
   row.append(melds, hand);
   area.append(row);
+}
+
+/** A seat's laid-out flowers (public; variants with bonus tiles), or null. */
+function flowersEl(p) {
+  const tiles = parseTiles(p.flowers || "");
+  if (!tiles.length) return null;
+  const g = el("span", "meld flowers");
+  g.dataset.kind = "flowers";
+  g.title = S.flowers;
+  for (const t of tiles) g.append(tileEl(t, "small flower"));
+  return g;
 }
 
 function renderPools() {
@@ -624,6 +637,8 @@ function buildMine(handBox, meldBox) {
   delete handBox.dataset.revealed;
   const p = state.players[k];
   for (const m of p.melds) meldBox.append(meldEl(m));
+  const flowers = flowersEl(p);
+  if (flowers) meldBox.append(flowers);
   if (mySeat === null) {
     // A spectator sits "at" seat 0 and sees its tiles face down like everyone's.
     if (p.won && p.hand !== undefined) {
@@ -895,6 +910,7 @@ function renderTableInfo() {
   const streak = $("#room-streak");
   const m = state.match || {};
   const parts = [];
+  if (boot.winds) parts.push(fmt(S.prevailing, { wind: S.winds[m.prevailing || 0] }));
   if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
   if (state.streak_factor) parts.push(`D = ${state.streak_factor}`);
   streak.textContent = parts.join(" · ");

@@ -1,5 +1,5 @@
-"""Play a Guangzhou hand in Chromium to its settled result: winds on the plates, fan items
-and how 2^fan became each payment in the result."""
+"""Play a Guangzhou hand in Chromium to its settled result: seat winds and the round's wind,
+fan items and how 2^fan became each payment in the result."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
     # Every seat shows its wind (the dealer is East).
     winds = page.evaluate("window.__table.state.players.map(p => p.wind)")
     assert sorted(winds) == [0, 1, 2, 3]
+    expect(page.locator("#room-streak")).to_contain_text("Round wind E")
 
     result = page.locator("#result[open]")
     end = time.monotonic() + 180

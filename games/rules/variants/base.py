@@ -251,6 +251,8 @@ class Variant:
 
     #: how a win's items combine, for people: "fan" or "tai" (added) or "times" (multiplied)
     score_unit: str = "fan"
+    #: seat and prevailing winds count in scoring (the table shows the round's wind)
+    plays_winds: bool = False
 
     def pattern_names(self) -> dict[str, dict[str, str]]:
         """Display names of this variant's scoring item ids: ``{id: {"zh-hans", "en"}}``."""

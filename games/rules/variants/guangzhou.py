@@ -60,6 +60,7 @@ class Guangzhou(Variant):
     )
     options = GUANGZHOU_OPTIONS
     allows_chow = True
+    plays_winds = True
 
     def pattern_names(self):
         return pattern_names()
