@@ -101,5 +101,7 @@ def settled_announce(hand_id) -> bool:
     payload = settled_payload(hand) if hand is not None else None
     if payload is None:
         return False
+    # The seats' running scores moved with the settlement: the room's standings first.
+    publish.room_changed_on_commit(hand.room_id)
     publish.settled(hand.room_id, payload)
     return True

@@ -2,7 +2,7 @@
 // `legal` actions, sent back unchanged; it holds no rules.
 import { api, TableSocket } from "./net.js";
 import {
-  backEl, formatTiles, parseTiles, setTileNames, sortTiles, tileEl, tileLabel,
+  backEl, formatTiles, parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileLabel,
 } from "./tiles.js";
 import { setSound, sound } from "./sound.js";
 
@@ -200,7 +200,7 @@ function handle(msg) {
   const d = msg.d;
   if (msg.t === "room") {
     room = d;
-    const me = room.seats.find((s) => s.user_id === boot.user_id);
+    const me = room.seats.find((s) => s.user_id === boot.user_id && !s.left);
     const seat = me ? me.index : null;
     if (seat !== mySeat) {
       mySeat = seat;
@@ -511,8 +511,21 @@ function renderOpponent(k) {
   }
   const melds = el("div", "melds");
   for (const m of p.melds) melds.append(meldEl(m));
+  const flowers = flowersEl(p);
+  if (flowers) melds.append(flowers);
   row.append(melds, hand);
   area.append(row);
+}
+
+/** A seat's laid-out flowers (public; variants with bonus tiles), or null. */
+function flowersEl(p) {
+  const tiles = parseTiles(p.flowers || "");
+  if (!tiles.length) return null;
+  const g = el("span", "meld flowers");
+  g.dataset.kind = "flowers";
+  g.title = S.flowers;
+  for (const t of tiles) g.append(tileEl(t, "small flower"));
+  return g;
 }
 
 function renderPools() {
@@ -624,6 +637,8 @@ function buildMine(handBox, meldBox) {
   delete handBox.dataset.revealed;
   const p = state.players[k];
   for (const m of p.melds) meldBox.append(meldEl(m));
+  const flowers = flowersEl(p);
+  if (flowers) meldBox.append(flowers);
   if (mySeat === null) {
     // A spectator sits "at" seat 0 and sees its tiles face down like everyone's.
     if (p.won && p.hand !== undefined) {
@@ -851,7 +866,7 @@ function buildActions(bar, prompt) {
   const dir = state.exchange_direction;
   if (dir && state.phase !== "ended" && !state.players[mySeat].discards.length
     && state.phase !== "play") {
-    prompt.textContent += ` · ${fmt(S.exchange_dir, { dir: S[dir.replace("_", "")] || dir })}`;
+    prompt.textContent += ` · ${fmt(S.tiles_passed_dir, { dir: S[dir.replace("_", "")] || dir })}`;
   }
 }
 
@@ -878,9 +893,35 @@ function renderFeed() {
   feed.append(ul);
 }
 
+/** What the variant shows everyone: the wild indicator and wilds, the dealer's streak. */
+function renderTableInfo() {
+  setWildKinds(parseTiles(state.wild_kinds || ""), S.wild);
+  const wild = $("#room-wild");
+  wild.replaceChildren();
+  wild.hidden = !state.indicator;
+  if (state.indicator) {
+    wild.append(el("span", "", S.indicator), tileEl(state.indicator, "mini indicator"));
+    const kinds = parseTiles(state.wild_kinds || "");
+    if (kinds.length) {
+      wild.append(el("span", "", S.wilds));
+      for (const t of kinds) wild.append(tileEl(t, "mini"));
+    }
+  }
+  const streak = $("#room-streak");
+  const m = state.match || {};
+  const parts = [];
+  if (boot.winds) parts.push(fmt(S.prevailing, { wind: S.winds[m.prevailing || 0] }));
+  if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
+  if (state.streak_factor) parts.push(`D = ${state.streak_factor}`);
+  streak.textContent = parts.join(" · ");
+  streak.hidden = !parts.length;
+  if (state.streak_factor) streak.title = S.streak_factor_help;
+}
+
 function renderState() {
   if (!state) return;
   $("#table").dataset.phase = state.phase;
+  renderTableInfo();
   $("#prestart").hidden = true;
   for (let k = 0; k < 4; k++) if (posOf(k) !== "bottom") renderOpponent(k);
   renderPools();
@@ -896,10 +937,19 @@ function renderState() {
 
 // ---- result dialog ---------------------------------------------------------------------
 
+// How the variant counts a win's items: added fan (番), added tai (台), or multipliers (×).
+const MULTIPLIES = boot.unit === "times";
+
+function itemText(it) {
+  const name = named(boot.patterns[it.id]) || it.id;
+  return MULTIPLIES ? `${name} ×${it.value}` : `${name} ${it.value}${S[boot.unit] || S.fan}`;
+}
+
 function itemsLine(won) {
-  const parts = won.items.map((it) => `${named(boot.patterns[it.id]) || it.id} ${it.value}${S.fan}`);
+  const parts = won.items.map(itemText);
+  if (MULTIPLIES) return `${parts.join(" · ")} = ×${won.total}`;
   const sum = won.items.reduce((a, it) => a + it.value, 0);
-  let line = `${parts.join(" + ")} = ${won.total}${S.fan}`;
+  let line = `${parts.join(" + ")} = ${won.total}${S[boot.unit] || S.fan}`;
   if (sum !== won.total) line += ` (${S.capped})`;
   return line;
 }
@@ -984,7 +1034,7 @@ function renderResult() {
     const items = el("p", "result-items");
     items.dataset.total = w.total;
     for (const it of w.items) {
-      const s = el("span", "result-item", `${named(boot.patterns[it.id]) || it.id} ${it.value}${S.fan}`);
+      const s = el("span", "result-item", itemText(it));
       s.dataset.pattern = it.id;
       items.append(s);
     }
@@ -1007,7 +1057,7 @@ function renderResult() {
   const cha = handEnd.cha || (settled && settled.details && settled.details.cha);
   if (cha) {
     const sec = el("section", "result-cha");
-    sec.append(el("h3", "", S.cha));
+    sec.append(el("h3", "", S.end_checks));
     const ul = el("ul", "");
     if (cha.hua_zhu && cha.hua_zhu.length) ul.append(el("li", "", `${S.hua_zhu}: ${cha.hua_zhu.map(seatName).join(", ")}`));
     const ready = Object.entries(cha.ready || {});

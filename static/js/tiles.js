@@ -162,14 +162,28 @@ export function setTileNames(namer) {
   tileName = namer;
 }
 
+// The kinds that are wild at this table (from the state's public `wild_kinds`) and how a
+// wild is called in the page's language; every face of such a kind is marked.
+let wildKinds = new Set();
+let wildWord = "wild";
+
+/** Mark these tile codes as wild on every face drawn from now on. */
+export function setWildKinds(codes, word) {
+  wildKinds = new Set(codes);
+  if (word) wildWord = word;
+}
+
 /** A face-up tile element. */
 export function tileEl(code, extraClass = "") {
   const el = document.createElement("span");
-  el.className = `tile face ${extraClass}`.trim();
+  const wild = wildKinds.has(code);
+  el.className = `tile face ${extraClass}${wild ? " wild" : ""}`.trim();
   el.dataset.tile = code;
+  if (wild) el.dataset.wild = "1";
+  const name = wild ? `${tileName(code)} (${wildWord})` : tileName(code);
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", tileName(code));
-  el.title = tileName(code);
+  el.setAttribute("aria-label", name);
+  el.title = name;
   el.innerHTML = faceSvg(code);
   return el;
 }

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,19 +31,24 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
-@dataclass(frozen=True)
-class TableServer:
-    url: str
-    db: Path  # its SQLite file: tests that rig a hand write to it between two moves
+class ServerURL(str):
+    """The server's base URL, also carrying its SQLite file: tests that rig a hand write to
+    it between two moves."""
+
+    db: Path
+
+    @property
+    def url(self) -> str:
+        return str(self)
 
 
 @pytest.fixture(scope="session")
-def live_server_url(table_server):
-    return table_server.url
+def table_server(live_server_url) -> ServerURL:
+    return live_server_url
 
 
 @pytest.fixture(scope="session")
-def table_server(tmp_path_factory):
+def live_server_url(tmp_path_factory):
     """Its own SQLite database and the in-process defaults, whatever profile the suite runs."""
     tmp = tmp_path_factory.mktemp("browser")
     db_url = f"sqlite:///{tmp / 'browser.sqlite3'}"
@@ -61,7 +65,9 @@ def table_server(tmp_path_factory):
     server = DaphneServer(free_port(), env, tmp / "daphne.log")
     server.start()
     try:
-        yield TableServer(f"http://127.0.0.1:{server.port}", tmp / "browser.sqlite3")
+        url = ServerURL(f"http://127.0.0.1:{server.port}")
+        url.db = tmp / "browser.sqlite3"
+        yield url
     finally:
         server.stop()
         if os.environ.get("BROWSER_TEST_LOG"):

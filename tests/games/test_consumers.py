@@ -174,6 +174,10 @@ def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
         assert sum(d["deltas"]) + d["details"]["pot"] == 0
         assert len(d["ratings"]) == 4
         assert d["scores"] == d["deltas"]  # the room's first hand
+        # The standings moved with the settlement: a room message says so before settled.
+        at = seen.index(settled)
+        last_room = [m for m in seen[:at] if m["t"] == "room"][-1]
+        assert [x["score"] for x in last_room["d"]["seats"]] == d["scores"]
         await comm.disconnect()
 
     async_to_sync(run)()

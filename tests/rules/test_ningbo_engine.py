@@ -340,7 +340,7 @@ def test_the_first_dealer_is_random_and_leaving_ends_the_match():
     m = NB.new_match(NB.resolve_options(None))
     assert m.dealer is None
     assert {new_hand("ningbo", None, seed, match=m).dealer for seed in range(12)} == {0, 1, 2, 3}
-    assert NB.leave_ends_match is True
+    assert NB.leave_ends_match is True and NB.plays_winds and NB.score_unit == "tai"
     assert NB.resolve_options(None).auto_ready_seconds == 15
 
 

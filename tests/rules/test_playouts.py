@@ -79,8 +79,26 @@ NINGBO_RULES = st.fixed_dictionaries(
     },
 )
 
+GUANGZHOU_RULES = st.fixed_dictionaries(
+    {},
+    optional={
+        "cap": st.sampled_from([1, 3, 5, 13]),
+        "min_fan": st.sampled_from([0, 1, 3]),
+        "qi_dui": st.booleans(),
+        "fan_values": st.sampled_from([{}, {"ji_hu": 1}, {"da_san_yuan": 1, "zi_mo": 2}]),
+        "bao_zi_mo": st.booleans(),
+        "one_winner_only": st.booleans(),
+        "base": st.sampled_from([1, 2, 5]),
+    },
+)
+
 #: house-rule strategies per registered variant (a new variant must add its own)
-RULES = {"sichuan": SICHUAN_RULES, "hangzhou": HANGZHOU_RULES, "ningbo": NINGBO_RULES}
+RULES = {
+    "sichuan": SICHUAN_RULES,
+    "hangzhou": HANGZHOU_RULES,
+    "guangzhou": GUANGZHOU_RULES,
+    "ningbo": NINGBO_RULES,
+}
 VARIANT_RULES = st.sampled_from(sorted(RULES)).flatmap(
     lambda key: st.tuples(st.just(key), RULES[key])
 )

@@ -254,6 +254,15 @@ class Variant:
         "escape": {"zh-hans": "逃跑", "en": "Left the table"},
     }
 
+    def explain_win(self, state, win: dict) -> dict | None:
+        """A win's value written out for players: ``{"zh-hans", "en", "value"}`` or None."""
+        return None
+
+    #: how a win's items combine, for people: "fan" or "tai" (added) or "times" (multiplied)
+    score_unit: str = "fan"
+    #: seat and prevailing winds count in scoring (the table shows the round's wind)
+    plays_winds: bool = False
+
     def pattern_names(self) -> dict[str, dict[str, str]]:
         """Display names of this variant's scoring item ids: ``{id: {"zh-hans", "en"}}``."""
         return {}

@@ -48,9 +48,35 @@ from .registry import register
 
 class Hangzhou(Variant):
     key = "hangzhou"
+    score_unit = "times"
 
     def pattern_names(self):
         return pattern_names()
+
+    def explain_win(self, state, win):
+        """W = base × the multipliers, D from the dealer's streak, then each payment as
+        W × its shares' factors (承包: one seat pays every share)."""
+        names = pattern_names()
+        opts = state.rules
+        value, factor = win.get("w"), win.get("d")
+        if value is None or factor is None:
+            return None
+        items_zh = " · ".join(f"{names[i['id']]['zh-hans']} ×{i['value']}" for i in win["items"])
+        items_en = " · ".join(f"{names[i['id']]['en']} ×{i['value']}" for i in win["items"])
+        zh = f"{items_zh} → W = 底分 {opts.base} × {win['total']} = {value}；D = {factor}"
+        en = f"{items_en} → W = base {opts.base} × {win['total']} = {value}; D = {factor}"
+        winds_zh, winds_en = "东南西北", "ESWN"
+        winds = state.match.seat_winds or (0, 1, 2, 3)
+        for t in state.transfers:
+            if t.get("win") != win["order"] or "shares" not in t:
+                continue
+            parts = " + ".join(f"W×{f}" if f > 1 else "W" for _, f in t["shares"])
+            payer = t["from"]
+            label = "承包 " if t["reason"] == "cheng_bao" else ""
+            zh += f"；{label}{winds_zh[winds[payer]]}家付 {parts} = {t['amount']}"
+            label = "liable (承包) " if t["reason"] == "cheng_bao" else ""
+            en += f"; {label}{winds_en[winds[payer]]} pays {parts} = {t['amount']}"
+        return {"zh-hans": zh, "en": en, "value": value}
 
     def reason_names(self):
         return {**super().reason_names(), "cheng_bao": {"zh-hans": "承包", "en": "Liable (承包)"}}

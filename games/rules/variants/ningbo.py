@@ -50,6 +50,8 @@ class Ningbo(Variant):
     options = NINGBO_OPTIONS
     allows_chow = True
     leave_ends_match = True
+    score_unit = "tai"
+    plays_winds = True  # 门风刻, 圈风刻, 正花
 
     def pattern_names(self):
         return pattern_names()
@@ -174,6 +176,23 @@ class Ningbo(Variant):
             payer = None if w["win_type"] == "self_draw" else w["from"]
             for p, amount in win_payments(w["seat"], w["total"], state.rules, payer=payer):
                 transfer(state, p, w["seat"], amount, "hu", win=w["order"])
+
+    def explain_win(self, state, win):
+        """How T became the payment, and who paid it."""
+        base, t = state.rules.base, win["total"]
+        value = t * base
+        zh = f"1 + {t - 1} 台 = {t} × 底分 {base} = {value}"
+        en = f"1 + {t - 1} tai = {t} × base {base} = {value}"
+        if win["win_type"] == "self_draw":
+            zh += f"；自摸：每家付 {value}"
+            en += f"; self-draw: each player pays {value}"
+        elif win["win_type"] == "rob_kong":
+            zh += f"；抢杠：开杠者付 {value}"
+            en += f"; robbed kong: the kong's maker pays {value}"
+        else:
+            zh += f"；点炮者付 {value}"
+            en += f"; the discarder pays {value}"
+        return {"zh-hans": zh, "en": en, "value": value}
 
     # --- the next hand ----------------------------------------------------------------
     def next_dealer(self, state):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 #: the modules that register a variant when imported
-MODULES = ("sichuan", "hangzhou", "ningbo")
+MODULES = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 
 
 class UnknownVariant(ValueError):

@@ -46,6 +46,36 @@ def win_value(fan: int, opts: Options) -> int:
 class Sichuan(Variant):
     key = "sichuan"
 
+    def explain_win(self, s, win: dict) -> dict:
+        """The fan, the cap and 2^(fan−1) × base, then who pays what."""
+        opts = s.rules
+        raw = sum(item["value"] for item in win["items"])
+        fan = win["total"]
+        value = win_value(fan, opts)
+        cap_zh = f"（封顶 {fan} 番）" if raw > fan else ""
+        cap_en = f" (capped at {fan} fan)" if raw > fan else ""
+        zh = f"{raw} 番{cap_zh} → 2^({fan}−1) × 底分 {opts.base} = {value}"
+        en = f"{raw} fan{cap_en} → 2^({fan}−1) × base {opts.base} = {value}"
+        kong = s.kongs[win["kong"]] if win.get("kong") is not None else None
+        giver_pays = (
+            kong is not None and kong["kind"] == "zhi_gang" and opts.dian_gang_hua == "discarder"
+        )
+        if win["win_type"] == "self_draw" and giver_pays:
+            zh += f"；点杠花：点杠者付 {value}"
+            en += f"; kong-flower: the kong's discarder pays {value}"
+        elif win["win_type"] == "self_draw":
+            if opts.self_draw_bonus == "base":
+                zh += f"；自摸加底：每家付 {value} + {opts.base} = {value + opts.base}"
+                en += f"; self-draw adds the base: each player pays {value} + {opts.base}"
+                en += f" = {value + opts.base}"
+            else:
+                zh += f"；自摸：每家付 {value}"
+                en += f"; self-draw: each player pays {value}"
+        else:
+            zh += f"；点炮者付 {value}"
+            en += f"; the discarder pays {value}"
+        return {"zh-hans": zh, "en": en, "value": value}
+
     def pattern_names(self):
         from .sichuan_fan import pattern_names
 

@@ -1,0 +1,59 @@
+"""Play a Guangzhou hand in Chromium to its settled result: seat winds and the round's wind,
+fan items and how 2^fan became each payment in the result."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.test_hangzhou import step
+from tests.browser.test_table import DESKTOP, api, sign_up
+
+
+def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
+    base = live_server_url
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, base, "canton")
+    page.goto(f"{base}/lobby/")
+    expect(page.locator("#opt-variant option[value=guangzhou]")).to_have_count(1)
+    body = {
+        "variant": "guangzhou",
+        "bots": 3,
+        "hands": 1,
+        "private": True,
+        "discard_seconds": None,
+        "claim_seconds": None,
+    }
+    r = api(page, "POST", "/api/rooms/", body)
+    assert r["status"] == 201, r
+    page.goto(f"{base}/rooms/{r['data']['id']}/")
+    page.locator("#btn-ready").click()
+    expect(page.locator("#my-hand .tile").first).to_be_visible(timeout=15000)
+    # Every seat shows its wind (the dealer is East).
+    winds = page.evaluate("window.__table.state.players.map(p => p.wind)")
+    assert sorted(winds) == [0, 1, 2, 3]
+    expect(page.locator("#room-streak")).to_contain_text("Round wind E")
+
+    result = page.locator("#result[open]")
+    end = time.monotonic() + 180
+    while not result.count():
+        assert time.monotonic() < end, "the hand did not end"
+        try:
+            kind = step(page, chow=True)
+        except Exception:  # the DOM re-rendered under the click: read it again
+            kind = None
+        if kind is None:
+            page.wait_for_timeout(50)
+    dialog = page.locator("#result")
+    expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
+    if dialog.get_attribute("data-result-reason") == "win":
+        expect(dialog.locator(".result-item").first).to_contain_text("fan")
+        expect(dialog.locator(".result-explain").first).to_contain_text("2^")
+    page.screenshot(path=str(screenshots_dir / "guangzhou-result-1280x800.png"))
+    assert not errors, errors
+    context.close()
