@@ -190,6 +190,7 @@ def error_messages() -> dict[str, str]:
         "bad_private": _("Only a private table can have no timer."),
         "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
         "bad_rules": _("One of the house rules has a value it cannot take."),
+        "chi_zhang_da_zhang": _("After this chow you may not discard that tile (吃张打张)."),
         "bad_request": _("The form was not filled in correctly."),
         "unknown_variant": _("That rule set is not available yet."),
         "bad_variant": _("This club's rule preset is for another rule set."),

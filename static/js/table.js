@@ -948,6 +948,8 @@ function itemText(it) {
 function itemsLine(won) {
   const parts = won.items.map(itemText);
   if (MULTIPLIES) return `${parts.join(" · ")} = ×${won.total}`;
+  // 台: the hand is worth 1 before its items (T = 1 + Σ台).
+  if (boot.unit === "tai") return `1 + ${parts.join(" + ")} = ${won.total}${S.tai}`;
   const sum = won.items.reduce((a, it) => a + it.value, 0);
   let line = `${parts.join(" + ")} = ${won.total}${S[boot.unit] || S.fan}`;
   if (sum !== won.total) line += ` (${S.capped})`;
