@@ -218,7 +218,8 @@ def room_leave(*, room_id, user) -> Room:
     Mid-hand it is 逃跑: the variant's penalty is taken once, a bot plays the seat to the
     end of the hand, and the seat then opens for someone else.  Between hands or before
     the game it costs nothing and frees the seat at once.  Either way the player is out:
-    no socket of theirs acts for the seat or sees its tiles again."""
+    no socket of theirs acts for the seat or sees its tiles again.  Where the variant says
+    leaving ends the game, the match ends with the hand (or at once between hands)."""
     room = _lock_room(room_id)
     seats = _seats(room)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
@@ -234,12 +235,20 @@ def room_leave(*, room_id, user) -> Room:
         seat.left = True
         seat.ready = False
         seat.save(update_fields=["left", "ready"])
+        if get_variant(room.variant).leave_ends_match:
+            # This hand is the match's last (Ningbo: leaving ends the game).
+            room.hands_total = room.hands_played + 1
+            room.save(update_fields=["hands_total"])
         _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
     elif room.status != Room.Status.FINISHED:
         seat.user = None
         seat.ready = False
         seat.save(update_fields=["user", "ready"])
-        finisher.close_if_only_bots(room, seats)
+        if room.status == Room.Status.PLAYING and get_variant(room.variant).leave_ends_match:
+            room.status, room.next_hand_at = Room.Status.FINISHED, None
+            room.save(update_fields=["status", "next_hand_at"])
+        else:
+            finisher.close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
     return room

@@ -129,6 +129,8 @@ def ui_strings() -> dict[str, str]:
         "seat_wind": _("Seat wind"),
         "indicator": _("Indicator"),
         "flowers": _("Flowers"),
+        "win_refused_min": _("a win here would have %(tai)s tai; at least %(min)s are needed"),
+        "win_refused_other": _("this win is not allowed here"),
         "prevailing": _("Round wind %(wind)s"),
         "wilds": _("Wild tiles"),
         "wild": _("wild"),

@@ -750,6 +750,12 @@ function act(index) {
   renderActions();
 }
 
+/** Why the tiles that make a winning shape may not win here (the variant's minimum). */
+function refusedWin(r) {
+  if (r.refused === "min_tai") return fmt(S.win_refused_min, { tai: r.tai, min: r.min_tai });
+  return S.win_refused_other;
+}
+
 function actionLabel(a) {
   if (a.type === "hu") {
     return state.phase === "play" && state.turn === mySeat ? S.zimo : S.hu;
@@ -844,6 +850,8 @@ function buildActions(bar, prompt) {
   const discards = legalDiscards();
   if (discards.size) {
     prompt.textContent = buttons.length ? S.own_offer_prompt : S.your_turn;
+    const refused = state.players[mySeat] && state.players[mySeat].win_refused;
+    if (refused) prompt.textContent += ` · ${refusedWin(refused)}`;
     if (selected !== null) {
       const { tiles, drawn } = myTiles();
       const all = drawn ? [...tiles, drawn] : tiles;

@@ -204,3 +204,30 @@ def test_presence_belongs_to_the_occupant_not_to_an_old_socket(make_user, settin
     hand.refresh_from_db()
     # Bob is away, so his clock runs at this timer-less table; carl is here and has none.
     assert "0" in hand.deadlines["seats"] and "3" not in hand.deadlines["seats"]
+
+
+def test_leaving_ends_the_game_where_the_variant_says_so(make_user):
+    from games.rules import get_variant
+
+    assert get_variant("ningbo").leave_ends_match
+    ann, carl = make_user("ann"), make_user("carl")
+    room = services.room_create(owner=ann, variant="ningbo", bots=2, hands=4)
+    services.room_join(room_id=room.pk, user=carl)
+    services.room_ready(room_id=room.pk, user=ann)
+    services.room_ready(room_id=room.pk, user=carl)
+    sweep()
+    services.room_leave(room_id=room.pk, user=ann)  # mid-hand: this hand is the last
+    hand = play_out(room)
+    assert hand.number == 1
+    assert Room.objects.get(pk=room.pk).status == "finished"  # carl does not play on
+
+    # Between hands it ends at once.
+    bob, dan = make_user("bob"), make_user("dan")
+    room = services.room_create(owner=bob, variant="ningbo", bots=2, hands=4)
+    services.room_join(room_id=room.pk, user=dan)
+    services.room_ready(room_id=room.pk, user=bob)
+    services.room_ready(room_id=room.pk, user=dan)
+    play_out(room)
+    assert Room.objects.get(pk=room.pk).status == "playing"
+    services.room_leave(room_id=room.pk, user=dan)
+    assert Room.objects.get(pk=room.pk).status == "finished"
