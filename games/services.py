@@ -303,9 +303,25 @@ def room_ready(*, room_id, user) -> Room:
         return room  # nothing changed: nothing to tell the table
     seat.ready = True
     seat.save(update_fields=["ready"])
-    _maybe_start_hand(room)
+    if _maybe_start_hand(room) is None:
+        _auto_ready_clock(room)
     publish.room_changed_on_commit(room.pk)
     return room
+
+
+def _auto_ready_clock(room: Room) -> None:
+    """Where the rules give the last player a countdown (``auto_ready_seconds``, Ningbo),
+    start it once everyone else is ready: the hand then starts without them waiting."""
+    seconds = room.rules.get("auto_ready_seconds")
+    seats = _seats(room)
+    if not seconds or any(s.user_id is None for s in seats):
+        return
+    if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
+        return
+    due = timezone.now() + timedelta(seconds=seconds)
+    if room.next_hand_at is None or due < room.next_hand_at:
+        room.next_hand_at = due
+        room.save(update_fields=["next_hand_at"])
 
 
 def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
@@ -548,7 +564,7 @@ def deadlines_fire_due(now: datetime | None = None) -> int:
             taken += hand_fire_deadline(room_id, hand_id, now)
         except Exception:
             log.exception("firing the deadline of hand %s failed", hand_id)
-    rooms = Room.objects.filter(status=Room.Status.PLAYING, next_hand_at__lte=now)
+    rooms = Room.objects.exclude(status=Room.Status.FINISHED).filter(next_hand_at__lte=now)
     for room_id in rooms.values_list("pk", flat=True):
         try:
             room_next_hand(room_id, now)
@@ -604,4 +620,9 @@ def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
     room = _lock_room(room_id)
     if room.next_hand_at is None or room.next_hand_at > now:
         return None
-    return _maybe_start_hand(room, force=True)
+    hand = _maybe_start_hand(room, force=True)
+    if hand is None and room.status == Room.Status.OPEN:
+        # A countdown whose table lost a player meanwhile: nothing to start, stop it.
+        room.next_hand_at = None
+        room.save(update_fields=["next_hand_at"])
+    return hand

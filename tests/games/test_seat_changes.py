@@ -231,3 +231,36 @@ def test_leaving_ends_the_game_where_the_variant_says_so(make_user):
     assert Room.objects.get(pk=room.pk).status == "playing"
     services.room_leave(room_id=room.pk, user=dan)
     assert Room.objects.get(pk=room.pk).status == "finished"
+
+
+def test_the_last_player_is_made_ready_after_the_rules_countdown(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="ningbo", bots=2)
+    services.room_join(room_id=room.pk, user=bob)
+    services.room_ready(room_id=room.pk, user=ann)
+    room.refresh_from_db()
+    seconds = room.rules["auto_ready_seconds"]
+    assert seconds == 15 and room.next_hand_at is not None  # bob's countdown runs
+    assert services.room_next_hand(room.pk, timezone.now()) is None  # not yet
+    later = timezone.now() + timedelta(seconds=seconds + 1)
+    hand = services.room_next_hand(room.pk, later)
+    assert hand is not None and hand.number == 1  # started without bob's ready
+    # A countdown whose table lost a player stops instead of firing every sweep.
+    eve, fay = make_user("eve"), make_user("fay")
+    room = services.room_create(owner=eve, variant="ningbo", bots=2)
+    services.room_join(room_id=room.pk, user=fay)
+    services.room_ready(room_id=room.pk, user=eve)
+    services.room_leave(room_id=room.pk, user=fay)
+    assert services.room_next_hand(room.pk, later + timedelta(seconds=60)) is None
+    assert Room.objects.get(pk=room.pk).next_hand_at is None
+    # A variant without the rule waits for everyone.
+    cat, dan = make_user("cat"), make_user("dan")
+    room = services.room_create(owner=cat, variant="sichuan", bots=2)
+    services.room_join(room_id=room.pk, user=dan)
+    services.room_ready(room_id=room.pk, user=cat)
+    room.refresh_from_db()
+    assert room.next_hand_at is None
