@@ -8,8 +8,8 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.test_hangzhou import step
-from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_hangzhou import sit_with_bots, step
+from tests.browser.test_table import DESKTOP, sign_up
 
 
 def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
@@ -21,18 +21,7 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
     sign_up(page, base, "canton")
     page.goto(f"{base}/lobby/")
     expect(page.locator("#opt-variant option[value=guangzhou]")).to_have_count(1)
-    body = {
-        "variant": "guangzhou",
-        "bots": 3,
-        "hands": 1,
-        "private": True,
-        "discard_seconds": None,
-        "claim_seconds": None,
-    }
-    r = api(page, "POST", "/api/rooms/", body)
-    assert r["status"] == 201, r
-    page.goto(f"{base}/rooms/{r['data']['id']}/")
-    page.locator("#btn-ready").click()
+    sit_with_bots(page, base, "guangzhou", hands=1)
     expect(page.locator("#my-hand .tile").first).to_be_visible(timeout=15000)
     # Every seat shows its wind (the dealer is East).
     winds = page.evaluate("window.__table.state.players.map(p => p.wind)")

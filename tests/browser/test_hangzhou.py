@@ -11,6 +11,23 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_table import DESKTOP, api, sign_up
 
 
+def sit_with_bots(page: Page, base: str, variant: str, hands: int) -> int:
+    """Open a private, timer-less ``variant`` room with three bots, sit and be ready."""
+    body = {
+        "variant": variant,
+        "bots": 3,
+        "hands": hands,
+        "private": True,
+        "discard_seconds": None,
+        "claim_seconds": None,
+    }
+    r = api(page, "POST", "/api/rooms/", body)
+    assert r["status"] == 201, r
+    page.goto(f"{base}/rooms/{r['data']['id']}/")
+    page.locator("#btn-ready").click()
+    return r["data"]["id"]
+
+
 def step(page: Page, *, chow: bool) -> str | None:
     """Take one offered action: a chow when wanted, a win, else pass, else discard."""
     order = ['#actions button[data-type="chi"]'] if chow else []
@@ -39,23 +56,7 @@ def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
     page.on("pageerror", lambda e: errors.append(str(e)))
     sign_up(page, base, "hang")
     page.goto(f"{base}/lobby/")
-    r = api(
-        page,
-        "POST",
-        "/api/rooms/",
-        {
-            "variant": "hangzhou",
-            "bots": 3,
-            "hands": 6,
-            "private": True,
-            "discard_seconds": None,
-            "claim_seconds": None,
-        },
-    )
-    assert r["status"] == 201, r
-    room_id = r["data"]["id"]
-    page.goto(f"{base}/rooms/{room_id}/")
-    page.locator("#btn-ready").click()
+    sit_with_bots(page, base, "hangzhou", hands=6)
 
     # Everyone sees the indicator and the wild kinds; wild faces carry the mark.
     expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15000)

@@ -8,8 +8,8 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.test_hangzhou import step
-from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_hangzhou import sit_with_bots, step
+from tests.browser.test_table import DESKTOP, sign_up
 
 
 def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_dir):
@@ -20,18 +20,7 @@ def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_d
     page.on("pageerror", lambda e: errors.append(str(e)))
     sign_up(page, base, "ningbo")
     page.goto(f"{base}/lobby/")
-    body = {
-        "variant": "ningbo",
-        "bots": 3,
-        "hands": 4,
-        "private": True,
-        "discard_seconds": None,
-        "claim_seconds": None,
-    }
-    r = api(page, "POST", "/api/rooms/", body)
-    assert r["status"] == 201, r
-    page.goto(f"{base}/rooms/{r['data']['id']}/")
-    page.locator("#btn-ready").click()
+    sit_with_bots(page, base, "ningbo", hands=4)
     expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15000)
 
     flowers_seen = False
