@@ -56,6 +56,16 @@ ROOM_SCHEMA = OpenApiResponse(description="a room: id, code (for seated users), 
 ERROR_SCHEMA = OpenApiResponse(description='{"code": ..., "detail": ...}')
 
 
+def _describe_rules(v) -> list[dict]:
+    """The variant's house rules; a map of pattern values names its keys for people."""
+    names = v.pattern_names()
+    rules = v.options.describe()
+    for rule in rules:
+        if rule["type"] == "map":
+            rule["key_labels"] = {k: names[k] for k in rule.get("keys", []) if k in names}
+    return rules
+
+
 class VariantsView(APIView):
     permission_classes = []
 
@@ -78,7 +88,7 @@ class VariantsView(APIView):
                     "key": v.key,
                     "name": {"zh-hans": v.name_zh, "en": v.name_en},
                     "description": {"zh-hans": v.description_zh, "en": v.description_en},
-                    "rules": v.options.describe(),
+                    "rules": _describe_rules(v),
                 }
                 for v in available()
             ]

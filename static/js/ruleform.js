@@ -52,6 +52,30 @@ export function ruleForm({ strings, choices, lang, help = {} }) {
       wrap.append(label);
       return withHelp(wrap, rule, input);
     }
+    if (rule.type === "map") {
+      // A table of values by pattern (番数表 / 台数表): folded, one number per pattern.
+      const box = el("details", "rule-map");
+      box.id = id;
+      box.dataset.rule = rule.id;
+      box.append(el("summary", "", named(rule.label)));
+      const grid = el("div", "rule-map-grid");
+      const given = { ...rule.default, ...(value || {}) };
+      for (const key of rule.keys || Object.keys(rule.default)) {
+        const lab = el("label", "", named((rule.key_labels || {})[key]) || key);
+        const inp = el("input");
+        inp.type = "number";
+        if (rule.min !== undefined) inp.min = rule.min;
+        if (rule.max !== undefined) inp.max = rule.max;
+        inp.value = given[key];
+        inp.dataset.mapFor = rule.id;
+        inp.dataset.key = key;
+        lab.append(inp);
+        grid.append(lab);
+      }
+      box.append(grid);
+      wrap.append(box);
+      return withHelp(wrap, rule, box);
+    }
     if (rule.choices) {
       input = el("select");
       if (value === null || value === undefined) {
@@ -96,6 +120,13 @@ export function ruleForm({ strings, choices, lang, help = {} }) {
     const none = document.getElementById(`rule-${rule.id}-none`);
     if (none && none.checked) return null;
     if (rule.type === "bool") return input.checked;
+    if (rule.type === "map") {
+      const out = {};
+      for (const inp of document.querySelectorAll(`[data-map-for="${rule.id}"]`)) {
+        if (inp.value !== "") out[inp.dataset.key] = Number(inp.value);
+      }
+      return out;
+    }
     if (rule.choices) return input.value === "" ? undefined : JSON.parse(input.value);
     return input.value === "" ? rule.default : Number(input.value);
   }
@@ -106,6 +137,13 @@ export function ruleForm({ strings, choices, lang, help = {} }) {
     for (const rule of rules) {
       if (skip(rule)) continue;
       const value = read(rule);
+      if (rule.type === "map") {
+        // Only the values that differ: a map given in part overrides just those ids.
+        const was = base(rule) || {};
+        const changed = Object.entries(value).filter(([k, n]) => n !== was[k]);
+        if (changed.length) out[rule.id] = Object.fromEntries(changed);
+        continue;
+      }
       if (value !== undefined && value !== base(rule)) out[rule.id] = value;
     }
     return out;

@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.test_hangzhou import sit_with_bots, step
-from tests.browser.test_table import DESKTOP, sign_up
+from tests.browser.test_table import DESKTOP, api, sign_up
 
 
 def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
@@ -44,5 +44,40 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
         expect(dialog.locator(".result-item").first).to_contain_text("fan")
         expect(dialog.locator(".result-explain").first).to_contain_text("2^")
     page.screenshot(path=str(screenshots_dir / "guangzhou-result-1280x800.png"))
+    assert not errors, errors
+    context.close()
+
+
+def test_the_lobby_form_edits_a_table_of_fan_values(browser, live_server_url):
+    """A map option (fan_values) is a folded table in the form; only what changed is sent."""
+    base = live_server_url
+    context = browser.new_context(viewport=DESKTOP, locale="zh-CN")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, base, "fanner")
+    page.goto(f"{base}/lobby/")
+    page.select_option("#opt-variant", "guangzhou")
+    table = page.locator("details#rule-fan_values")
+    expect(table).to_have_count(1)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    variants = {v["key"]: v for v in api(page, "GET", "/api/variants/", None)["data"]}
+    rule = next(r for r in variants["guangzhou"]["rules"] if r["id"] == "fan_values")
+    defaults = rule["default"]
+    field = page.locator('[data-map-for="fan_values"][data-key="qing_yi_se"]')
+    expect(field).to_have_value(str(defaults["qing_yi_se"]))
+    expect(page.locator("#rule-fan_values")).to_contain_text("清一色")  # named, not an id
+    new = defaults["qing_yi_se"] + 1
+    field.fill(str(new))
+    page.check("#opt-private")
+    page.check("#opt-no-timer")
+    page.click("#btn-create")
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    room_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    room = api(page, "GET", f"/api/rooms/{room_id}/", None)["data"]
+    assert room["rule_choices"] == {"fan_values": {"qing_yi_se": new}}
+    assert room["rules"]["fan_values"]["qing_yi_se"] == new
+    # The others keep their defaults.
+    assert room["rules"]["fan_values"]["hun_yi_se"] == defaults["hun_yi_se"]
     assert not errors, errors
     context.close()
