@@ -129,6 +129,7 @@ def ui_strings() -> dict[str, str]:
         "seat_wind": _("Seat wind"),
         "indicator": _("Indicator"),
         "flowers": _("Flowers"),
+        "starts_in": _("The hand starts in %(s)s s, ready or not"),
         "win_refused_min": _("a win here would have %(tai)s tai; at least %(min)s are needed"),
         "win_refused_other": _("this win is not allowed here"),
         "prevailing": _("Round wind %(wind)s"),

@@ -351,6 +351,8 @@ function renderPrestart() {
   box.append(el("h2", "prestart-title",
     room.free_seats ? S.waiting_players : S.waiting_ready));
   box.append(list);
+  // The rules' countdown for the last player to be ready (Ningbo), filled in by tick().
+  box.append(el("p", "prestart-next starts-in", ""));
   const row = el("div", "prestart-actions");
   if (canReady()) row.append(readyButton(S.ready));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
@@ -1185,6 +1187,12 @@ function tick() {
     next = fmt(S.next_hand_in, { s });
   }
   for (const n of document.querySelectorAll(".next-hand")) n.textContent = next;
+  let starts = "";
+  if (!state && room && room.status === "open" && room.next_hand_at) {
+    const s = Math.max(0, Math.ceil((Date.parse(room.next_hand_at) - serverNow()) / 1000));
+    starts = fmt(S.starts_in, { s });
+  }
+  for (const n of document.querySelectorAll(".starts-in")) n.textContent = starts;
 }
 setInterval(tick, 250);
 

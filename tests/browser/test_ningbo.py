@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.test_hangzhou import sit_with_bots, step
-from tests.browser.test_table import DESKTOP, sign_up
+from tests.browser.test_table import DESKTOP, api, sign_up
 
 
 def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_dir):
@@ -64,3 +64,25 @@ def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_d
     page.screenshot(path=str(screenshots_dir / "ningbo-result-1280x800.png"))
     assert not errors, errors
     context.close()
+
+
+def test_the_last_player_sees_the_auto_ready_countdown(browser, live_server_url):
+    base = live_server_url
+    host_ctx = browser.new_context(viewport=DESKTOP, locale="zh-CN")
+    host = host_ctx.new_page()
+    sign_up(host, base, "nbhost")
+    host.goto(f"{base}/lobby/")
+    body = {"variant": "ningbo", "bots": 2, "private": False}
+    room = api(host, "POST", "/api/rooms/", body)["data"]
+    late_ctx = browser.new_context(viewport=DESKTOP, locale="zh-CN")
+    late = late_ctx.new_page()
+    sign_up(late, base, "nblate")
+    late.goto(f"{base}/lobby/")
+    assert api(late, "POST", f"/api/rooms/{room['id']}/join/", {})["status"] == 200
+    late.goto(f"{base}/rooms/{room['id']}/")
+    expect(late.locator("#btn-ready")).to_be_visible(timeout=15000)
+    assert api(host, "POST", f"/api/rooms/{room['id']}/ready/", None)["status"] == 200
+    # Everyone else is ready: the last player sees how long until the hand starts anyway.
+    expect(late.locator(".starts-in")).to_contain_text(re.compile(r"\d+ 秒后自动开局"))
+    host_ctx.close()
+    late_ctx.close()
