@@ -149,6 +149,25 @@ class Options(Mapping[str, Any]):
         return dict(self._values)
 
 
+@dataclass(frozen=True)
+class HelpedOption(Option):
+    """An :class:`Option` with a one-line help text, and one per choice value."""
+
+    help_zh: str = ""
+    help_en: str = ""
+    # {value: (Chinese, English)}: what choosing that value means.
+    choice_help: Mapping[Any, tuple[str, str]] | None = None
+
+    def describe(self) -> dict:
+        d = super().describe()
+        d["help"] = {"zh-hans": self.help_zh, "en": self.help_en}
+        if self.choice_help:
+            d["choice_help"] = {
+                str(k): {"zh-hans": zh, "en": en} for k, (zh, en) in self.choice_help.items()
+            }
+        return d
+
+
 class OptionSet:
     """A variant's house rules.
 

@@ -8,8 +8,7 @@ only those.
 
 from __future__ import annotations
 
-from ..options import OptionSet
-from .hangzhou_options import HelpedOption
+from ..options import HelpedOption, OptionSet
 
 #: every fan value a club may change: within the cap, additions, beyond the cap
 DEFAULT_FAN = {

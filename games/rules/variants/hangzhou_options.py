@@ -1,40 +1,15 @@
 """Hangzhou house rules (../shared/rules/hangzhou.md, "House rules").
 
 Ids, types and defaults are the spec's table.  Every option (and every value
-of a choice) also carries a one-line help text in both languages: the
-generic :class:`~games.rules.options.Option` has labels only, so the help
-rides on a small subclass here and appears as ``help`` /
-``choice_help`` in :meth:`OptionSet.describe` (forms can show it as a hint).
+of a choice) also carries a one-line help text in both languages
+(:class:`~games.rules.options.HelpedOption`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
-
-from ..options import Option, OptionSet
+from ..options import HelpedOption, OptionSet
 
 STREAK_FACTORS = (2, 4, 8, 16)
-
-
-@dataclass(frozen=True)
-class HelpedOption(Option):
-    """An :class:`Option` with a one-line help text, and one per choice value."""
-
-    help_zh: str = ""
-    help_en: str = ""
-    # {value: (Chinese, English)}: what choosing that value means.
-    choice_help: Mapping[Any, tuple[str, str]] | None = None
-
-    def describe(self) -> dict:
-        d = super().describe()
-        d["help"] = {"zh-hans": self.help_zh, "en": self.help_en}
-        if self.choice_help:
-            d["choice_help"] = {
-                str(k): {"zh-hans": zh, "en": en} for k, (zh, en) in self.choice_help.items()
-            }
-        return d
 
 
 HANGZHOU_OPTIONS = OptionSet(

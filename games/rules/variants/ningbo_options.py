@@ -7,8 +7,7 @@ its value from the spec's table; a layer naming some ids overrides only those.
 
 from __future__ import annotations
 
-from ..options import OptionSet
-from .hangzhou_options import HelpedOption
+from ..options import HelpedOption, OptionSet
 
 #: every 台 item's id and default value, in the spec's order ("each" items per count)
 TAI_DEFAULTS: dict[str, int] = {
