@@ -22,6 +22,14 @@ def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
+def new_server_seed() -> str:
+    """A hand's server seed: 32 bytes from the OS CSPRNG, as 64 lowercase hex digits.
+
+    Drawn before the hand it deals and committed to (its SHA-256 is published) before
+    anyone sends a client seed; revealed when the hand is over."""
+    return secrets.token_hex(32)
+
+
 class Room(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
@@ -55,6 +63,11 @@ class Room(models.Model):
     preset_version = models.ForeignKey(
         "clubs.PresetVersion", null=True, blank=True, on_delete=models.PROTECT
     )
+    # The server seed of the next hand, drawn before anyone readies for it: its commitment
+    # is public from then on, so it cannot be chosen after the client seeds are seen.
+    next_server_seed = models.CharField(max_length=64, default=new_server_seed)
+    # Spectators see the table this many seconds late (against ghosting); 0: live.
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -77,6 +90,9 @@ class Seat(models.Model):
     # A human who left a hand in progress: a bot plays the seat from then on.
     left = models.BooleanField(default=False)
     score = models.BigIntegerField(default=0)  # running total in this room
+    # The client seed this seat's player sent with ready for the next hand (32 hex
+    # digits); empty: none sent, the server supplies one at the deal.
+    client_seed = models.CharField(max_length=32, blank=True, default="")
     # 托管: the player asked the bot policy to play for them (games.assist).
     auto = models.BooleanField(default=False)
 
@@ -104,7 +120,11 @@ class Hand(models.Model):
     number = models.PositiveSmallIntegerField()
     variant = models.CharField(max_length=20)
     rules = models.JSONField()
-    seed = models.BigIntegerField()
+    # Provably fair deal: the server seed (secret until the hand ends), its SHA-256 (public
+    # from before the deal) and the four client seeds in seat order (public).
+    server_seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    client_seeds = models.JSONField(default=list)
     dealer = models.SmallIntegerField(null=True)  # who dealt (after the dice, if rolled)
     # The match this hand was dealt under, as given to new_hand (replays need it).
     match = models.JSONField(default=dict, blank=True)

@@ -11,8 +11,8 @@ Celery tasks and the deadline sweeper all call these functions.
 
 from __future__ import annotations
 
+import hashlib
 import logging
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,7 +26,7 @@ from clubs.services import ClubError, room_rules
 from config.api import clip
 from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
-from games.models import Hand, HandAction, Presence, Room, Seat
+from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     HandState,
     MatchState,
@@ -349,7 +349,9 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
 
 
 def _hand_start(room: Room, seats: list[Seat]) -> Hand:
-    seed = secrets.randbits(62)
+    # Stopgap until the HMAC deal lands (issue 14): the engine still takes an int seed.
+    server_seed = room.next_server_seed
+    seed = int(server_seed[:15], 16)
     if room.match:
         match = MatchState.from_json(room.match)
     else:  # the first hand: the variant starts the match
@@ -361,7 +363,9 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         number=room.hands_played + 1,
         variant=room.variant,
         rules=room.rules,
-        seed=seed,
+        server_seed=server_seed,
+        commitment=hashlib.sha256(bytes.fromhex(server_seed)).hexdigest(),
+        client_seeds=[],
         dealer=state.dealer,
         match=match.to_json(),
         players=[s.user_id for s in seats],
@@ -373,7 +377,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     Seat.objects.filter(room=room).update(ready=False)
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
-    room.save(update_fields=["status", "next_hand_at"])
+    room.next_server_seed = new_server_seed()
+    room.save(update_fields=["status", "next_hand_at", "next_server_seed"])
     publish.hand_changed_on_commit(
         room.pk,
         hand,

@@ -21,7 +21,9 @@ class Command(BaseCommand):
             # when the dice chose); hands stored before matches existed name the dealer.
             dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
             try:
-                rebuilt = replay(hand.variant, hand.rules, hand.seed, dealer, log, match).to_json()
+                rebuilt = replay(
+                    hand.variant, hand.rules, int(hand.server_seed[:15], 16), dealer, log, match
+                ).to_json()
             except ValueError as e:
                 bad += 1
                 self.stdout.write(f"hand {hand.pk}: log does not replay: {e}")
