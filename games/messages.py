@@ -45,6 +45,8 @@ def hand_end_payload(state, hand) -> dict:
         "wins": [state.won[s] for s in state.win_order],
         "transfers": state.transfers,
         "hands": view(state, None)["players"],
-        "seed": state.seed,
+        "server_seed": state.seeds.server_seed,
+        "commitment": state.seeds.commitment,
+        "client_seeds": list(state.seeds.client_seeds),
         "explain": explain_wins(state),
     }

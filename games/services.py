@@ -11,7 +11,6 @@ Celery tasks and the deadline sweeper all call these functions.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,6 +27,7 @@ from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
+    DealSeeds,
     HandState,
     MatchState,
     OptionsError,
@@ -35,6 +35,8 @@ from games.rules import (
     UnknownVariant,
     apply,
     awaited,
+    commitment,
+    default_client_seed,
     get_variant,
     new_hand,
     new_match,
@@ -349,23 +351,29 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
 
 
 def _hand_start(room: Room, seats: list[Seat]) -> Hand:
-    # Stopgap until the HMAC deal lands (issue 14): the engine still takes an int seed.
+    # The deal's seeds: the server seed committed to before anyone readied, and each
+    # seat's client seed (sent with ready) or the default fixed by the commitment.
     server_seed = room.next_server_seed
-    seed = int(server_seed[:15], 16)
+    committed = commitment(server_seed)
+    seeds = DealSeeds(
+        server_seed=server_seed,
+        client_seeds=tuple(s.client_seed or default_client_seed(committed, s.index) for s in seats),
+        hand_number=room.hands_played + 1,
+    )
     if room.match:
         match = MatchState.from_json(room.match)
     else:  # the first hand: the variant starts the match
         match = new_match(room.variant, room.rules, room.hands_total)
-    state = new_hand(room.variant, room.rules, seed, match=match)
+    state = new_hand(room.variant, room.rules, seeds, match=match)
     now = timezone.now()
     hand = Hand.objects.create(
         room=room,
-        number=room.hands_played + 1,
+        number=seeds.hand_number,
         variant=room.variant,
         rules=room.rules,
         server_seed=server_seed,
-        commitment=hashlib.sha256(bytes.fromhex(server_seed)).hexdigest(),
-        client_seeds=[],
+        commitment=committed,
+        client_seeds=list(seeds.client_seeds),
         dealer=state.dealer,
         match=match.to_json(),
         players=[s.user_id for s in seats],
@@ -374,7 +382,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     )
     _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=["deadlines", "deadline_at"])
-    Seat.objects.filter(room=room).update(ready=False)
+    # A client seed is for one hand: the next one needs a fresh seed with the next ready.
+    Seat.objects.filter(room=room).update(ready=False, client_seed="")
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.next_server_seed = new_server_seed()

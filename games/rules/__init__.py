@@ -3,7 +3,7 @@
 Entry points::
 
     from games.rules import new_hand, legal_actions, apply, view, Rejection
-    state = new_hand("sichuan", {"mode": "plain"}, seed=42)
+    state = new_hand("sichuan", {"mode": "plain"}, DealSeeds.for_test(42))
     out = apply(state, seat, {"type": "discard", "tile": "5m"})
     if isinstance(out, Rejection): ...
     state, events = out
@@ -26,21 +26,26 @@ from .engine import (
 )
 from .match import MatchState
 from .options import OptionsError
+from .rng import DealSeeds, SeedStream, commitment, default_client_seed
 from .state import HandState
 from .tiles import TileError
 from .variants import UnknownVariant, available, get_variant
 from .view import events_for, view
 
 __all__ = [
+    "DealSeeds",
     "HandState",
     "MatchState",
     "OptionsError",
     "Rejection",
+    "SeedStream",
     "TileError",
     "UnknownVariant",
     "apply",
     "available",
     "awaited",
+    "commitment",
+    "default_client_seed",
     "deltas",
     "events_for",
     "get_variant",

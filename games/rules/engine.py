@@ -3,12 +3,12 @@
 Public functions (re-exported by ``games.rules``):
 
 * ``new_match(variant, rules, hands_total=None)`` → :class:`MatchState`
-* ``new_hand(variant, rules, seed, dealer=None, match=None)`` → :class:`HandState`
+* ``new_hand(variant, rules, seeds, dealer=None, match=None)`` → :class:`HandState`
 * ``legal_actions(state, seat)`` → the exact action objects ``seat`` may send now
 * ``apply(state, seat, action)`` → ``(new_state, events)`` or a :class:`Rejection`
 * ``settle(state)`` → the end-of-hand settlement of a finished hand (pure)
 * ``next_match(state)`` → the match after a finished hand
-* ``replay(variant, rules, seed, dealer, log, match=None)`` → the state the log leads to
+* ``replay(variant, rules, seeds, dealer, log, match=None)`` → the state the log leads to
 
 Generic actions are JSON objects with a ``type``: ``discard`` (``tile``), ``gang``
 (``tile`` on one's own turn; bare in a claim window), ``peng``, ``chi``
@@ -29,7 +29,7 @@ from .match import MatchState
 from .model import Meld, WinContext
 from .money import deltas_of, pot_of, transfer  # noqa: F401  (transfer: re-exported)
 from .options import Options
-from .rng import Rng
+from .rng import DealSeeds, SeedStream
 from .state import HandState
 from .variants.registry import get_variant
 
@@ -56,37 +56,76 @@ def new_match(variant: str, rules=None, hands_total: int | None = None) -> Match
     return v.new_match(opts, hands_total)
 
 
-def new_hand(
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Every draw of a deal from the seed stream, in the documented order (README.md):
+    the dealer's dice (only when nobody names the dealer), the shuffle of the variant's
+    unshuffled tile set, the variant's break, then (in ``new_hand``) its own setup draws
+    from ``stream``."""
+
+    variant: object
+    opts: Options
+    match: MatchState
+    dealer: int
+    tile_set: tuple[int, ...]  # the variant's tiles in their given order
+    shuffled: tuple[int, ...]  # the wall as shuffled, before the break
+    wall: list  # the broken wall: dealt from its front, replacements from its back
+    vs: dict  # the variant's first state (break_wall's return)
+    stream: SeedStream
+
+    @property
+    def break_start(self) -> int:
+        """How far the break rotated the shuffled wall left (0: no break)."""
+        n, wall = len(self.shuffled), tuple(self.wall)
+        return next(k for k in range(n) if self.shuffled[k:] + self.shuffled[:k] == wall)
+
+
+def deal_wall(
     variant: str,
     rules=None,
-    seed: int = 0,
+    seeds: DealSeeds | None = None,
     dealer: int | None = None,
     match: MatchState | dict | None = None,
-) -> HandState:
-    """Deal a hand under ``match`` (or a fresh one).  ``dealer`` overrides the match's
-    dealer; with neither, the (seeded) dice pick the dealer."""
+) -> Deal:
+    """The wall and dealer of a hand, before a tile is dealt (see :class:`Deal`)."""
     v = get_variant(variant)
     opts = rules if isinstance(rules, Options) else v.resolve_options(rules)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError("seed must be an integer")
+    if not isinstance(seeds, DealSeeds):
+        raise ValueError("seeds must be DealSeeds (DealSeeds.for_test(n) in tests)")
     if match is None:
         match = MatchState()
     elif isinstance(match, dict):
         match = MatchState.from_json(match)
     if dealer is None:
         dealer = match.dealer
-    rng = Rng(seed)
+    stream = SeedStream(seeds)
     if dealer is None:
-        d1, d2 = rng.dice()
+        d1, d2 = stream.dice()
         dealer = (d1 + d2 - 1) % 4
     elif dealer not in range(4):
         raise ValueError("dealer must be a seat 0..3")
     if match.dealer != dealer:
         match = replace(match, dealer=dealer, seat_winds=None)
     match = match.dealt(dealer)
-    wall = v.wall_tiles(opts)
-    rng.shuffle(wall)
-    vs = v.break_wall(wall, dealer, opts, rng)
+    tile_set = tuple(v.wall_tiles(opts))
+    wall = list(tile_set)
+    stream.shuffle(wall)
+    shuffled = tuple(wall)
+    vs = v.break_wall(wall, dealer, opts, stream)
+    return Deal(v, opts, match, dealer, tile_set, shuffled, wall, vs, stream)
+
+
+def new_hand(
+    variant: str,
+    rules=None,
+    seeds: DealSeeds | None = None,
+    dealer: int | None = None,
+    match: MatchState | dict | None = None,
+) -> HandState:
+    """Deal a hand under ``match`` (or a fresh one) from ``seeds``.  ``dealer``
+    overrides the match's dealer; with neither, the (seeded) dice pick the dealer."""
+    d = deal_wall(variant, rules, seeds, dealer, match)
+    v, opts, match, dealer, wall = d.variant, d.opts, d.match, d.dealer, list(d.wall)
     hands = []
     for k in range(4):
         n = 14 if k == dealer else 13
@@ -95,7 +134,7 @@ def new_hand(
     state = HandState(
         variant=v.key,
         rules=opts,
-        seed=seed,
+        seeds=seeds,
         match=match,
         dealer=dealer,
         version=0,
@@ -120,9 +159,9 @@ def new_hand(
         kongs=[],
         transfers=[],
         result=None,
-        vs=vs,
+        vs=d.vs,
     )
-    v.on_new_hand(state, rng)
+    v.on_new_hand(state, d.stream)
     _replace_dealt_bonus_tiles(state)
     phases = v.setup_phases(opts)
     if phases:
@@ -716,7 +755,7 @@ def _end(s: HandState, reason: str, events: list) -> None:
             "type": "HandEnded",
             "result": s.result,
             "hands": [T.fmt(h) for h in s.hands],
-            "seed": s.seed,
+            "server_seed": s.seeds.server_seed,
         }
     )
 
@@ -762,10 +801,15 @@ def _insert(hand: list[int], tile: int) -> None:
 
 
 def replay(
-    variant: str, rules, seed: int, dealer: int | None, log, match: MatchState | None = None
+    variant: str,
+    rules,
+    seeds: DealSeeds,
+    dealer: int | None,
+    log,
+    match: MatchState | dict | None = None,
 ) -> HandState:
     """Rebuild a hand from its recorded inputs; raises if the log does not apply."""
-    state = new_hand(variant, rules, seed, dealer, match)
+    state = new_hand(variant, rules, seeds, dealer, match)
     for seat, action in log:
         out = apply(state, seat, action)
         if isinstance(out, Rejection):

@@ -5,8 +5,9 @@ After every action: the tiles are conserved, exactly one thing is awaited
 setup choice), and the money so far sums to zero with the pot (the per-seat
 deltas the players see plus what was paid to nobody).  At the end of every
 hand the settlement (``settle``) sums to zero with the pot too, and the action
-log is replayed from ``(seed, rules, log)`` and must give the same state,
-field for field.
+log is replayed from ``(seeds, rules, log)`` and must give the same state,
+field for field.  A run takes one integer seed; hand ``i`` of it is dealt from
+``DealSeeds.for_test(seed, hand_number=i + 1)`` (simulations commit to nothing).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from . import tiles as T
 from .bots import choose_action
 from .engine import Rejection, apply, awaited, deltas, new_hand, next_match, replay, settle
 from .money import pot_of
-from .rng import Rng
+from .rng import DealSeeds
 from .state import HandState
 from .variants import get_variant
 
@@ -67,10 +68,19 @@ def check_invariants(s: HandState, expected: Counter) -> None:
 
 
 def play_hand(
-    variant: str, rules, seed: int, dealer: int | None = None, *, check: bool = True, match=None
+    variant: str,
+    rules,
+    seeds: DealSeeds | int,
+    dealer: int | None = None,
+    *,
+    check: bool = True,
+    match=None,
 ):
-    """Play one hand with four bots; returns ``(final_state, log)``."""
-    state = new_hand(variant, rules, seed, dealer, match)
+    """Play one hand with four bots; returns ``(final_state, log)``.  An int ``seeds``
+    means ``DealSeeds.for_test(seeds)``."""
+    if not isinstance(seeds, DealSeeds):
+        seeds = DealSeeds.for_test(seeds)
+    state = new_hand(variant, rules, seeds, dealer, match)
     expected = tile_census(state)
     log: list[tuple[int, dict]] = []
     if check:
@@ -88,9 +98,9 @@ def play_hand(
         if check:
             check_invariants(state, expected)
     if check:
-        again = replay(variant, state.rules, seed, dealer, log, match)
+        again = replay(variant, state.rules, seeds, dealer, log, match)
         if again.to_json() != state.to_json():
-            raise InvariantError(f"replay of hand seed={seed} differs from the played state")
+            raise InvariantError(f"replay of hand {seeds} differs from the played state")
         final = settle(state)
         if sum(final["deltas"]) + final["pot"] != 0:
             raise InvariantError(f"settlement does not sum to zero: {final}")
@@ -125,14 +135,14 @@ class Summary:
 def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = True) -> Summary:
     v = get_variant(variant)
     opts = v.resolve_options(rules)
-    seeds = Rng(seed)
     summary = Summary()
     start = time.perf_counter()
     match = v.new_match(opts)
-    for _ in range(hands):
+    for i in range(hands):
         if match.finished:
             match = v.new_match(opts)
-        state, log = play_hand(variant, opts, seeds.next64() >> 1, check=check, match=match)
+        seeds = DealSeeds.for_test(seed, hand_number=i + 1)
+        state, log = play_hand(variant, opts, seeds, check=check, match=match)
         match = next_match(state)
         summary.hands += 1
         summary.actions += len(log)

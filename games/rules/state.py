@@ -11,6 +11,12 @@ alone needs (Sichuan's 定缺 and 过胡 bar, Hangzhou's 财飘 counters, …) l
 
 Stored snapshots carry ``schema``; ``from_json`` upgrades older shapes
 (``upgrade``) so a stored hand stays loadable when the shape changes.
+
+The deal's seeds are ``seeds`` (:class:`DealSeeds`: server seed, four client seeds,
+hand number; JSON key ``"seeds"``).  Snapshots before schema 3 kept an integer
+``seed`` for the retired SplitMix generator: it becomes ``DealSeeds.for_test(seed)``
+so the hand loads, plays on and settles, but such a **legacy hand cannot be re-dealt**
+(its wall came from the old generator; the new seeds give another wall).
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from typing import Any
 from . import tiles as T
 from .match import MatchState
 from .model import Meld
+from .rng import DealSeeds
 
-SCHEMA = 2
+SCHEMA = 3
 
 
 def _copy(value):
@@ -40,7 +47,7 @@ class HandState:
     __slots__ = (
         "variant",
         "rules",
-        "seed",
+        "seeds",
         "match",
         "dealer",
         "version",
@@ -97,7 +104,7 @@ class HandState:
         new = HandState.__new__(HandState)
         new.variant = self.variant
         new.rules = self.rules  # frozen Options, shared
-        new.seed = self.seed
+        new.seeds = self.seeds  # frozen DealSeeds, shared
         new.match = self.match  # frozen MatchState, shared
         new.dealer = self.dealer
         new.version = self.version
@@ -140,7 +147,7 @@ class HandState:
             "schema": SCHEMA,
             "variant": self.variant,
             "rules": dict(self.rules),
-            "seed": self.seed,
+            "seeds": self.seeds.to_json(),
             "match": self.match.to_json(),
             "dealer": self.dealer,
             "version": self.version,
@@ -183,7 +190,7 @@ class HandState:
         return cls(
             variant=d["variant"],
             rules=variant.options.resolve_stored(d["rules"]),
-            seed=d["seed"],
+            seeds=DealSeeds.from_json(d["seeds"]),
             match=MatchState.from_json(d["match"]),
             dealer=d["dealer"],
             version=d["version"],
@@ -223,7 +230,7 @@ def upgrade(d: dict) -> dict:
     if d.get("schema", 1) == 1:
         # Whatever is not a field of the generic state was the variant's: it all goes to
         # the variant, which alone knows what its old names meant.
-        legacy = {k: d.pop(k) for k in list(d) if k not in HandState.__slots__}
+        legacy = {k: d.pop(k) for k in list(d) if k not in HandState.__slots__ and k != "seed"}
         legacy.setdefault("extra", {})
         legacy["extra"] = legacy["extra"] or {}
         legacy["kongs"] = [dict(k) for k in d["kongs"]]
@@ -236,6 +243,10 @@ def upgrade(d: dict) -> dict:
         d["match"] = MatchState(dealer=dealer).dealt(dealer).to_json()
         d["dead"], d["indicator"] = [], None
         d["schema"] = 2
+    if d["schema"] == 2:
+        # The integer seed of the retired SplitMix generator: loadable, not re-dealable.
+        d["seeds"] = DealSeeds.for_test(d.pop("seed")).to_json()
+        d["schema"] = 3
     if d["schema"] != SCHEMA:
         raise ValueError(f"unknown hand schema {d['schema']!r} (this engine reads up to {SCHEMA})")
     return d

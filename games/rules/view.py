@@ -2,11 +2,16 @@
 
 Nothing else decides visibility.  Before the hand ends nobody sees another
 seat's concealed tiles (a winner's hand is shown: 血战 plays on with it face
-up), the wall, the dead part of it, the seed, another seat's drawn tile or the
-kind of another seat's concealed kong.  A spectator (``seat=None``) sees no
-concealed tile at all.  The wild indicator and the wild kinds are public.  The
-variant projects its own part of the state (``Variant.project``), under the
-same rule.
+up), the wall, the dead part of it, the server seed, another seat's drawn tile
+or the kind of another seat's concealed kong.  A spectator (``seat=None``) sees
+no concealed tile at all.  The wild indicator and the wild kinds are public, and
+so are the deal's ``commitment`` (SHA-256 of the server seed), ``client_seeds``
+and ``hand_number``: everyone can check the deal once ``server_seed`` is
+revealed at the end.  The variant projects its own part of the state
+(``Variant.project``), under the same rule.
+
+``reveal=True`` is for replays of finished hands only (the caller must check
+that the hand is over): every hand, drawn tile and concealed meld face up.
 """
 
 from __future__ import annotations
@@ -24,13 +29,13 @@ def _meld_view(m, visible: bool) -> dict:
     return m.to_json()
 
 
-def view(s: HandState, seat: int | None) -> dict:
+def view(s: HandState, seat: int | None, *, reveal: bool = False) -> dict:
     v = get_variant(s.variant)
     ended = s.phase == "ended"
     top, per_player = v.project(s, seat)
     players = []
     for k in range(4):
-        own = seat == k
+        own = seat == k or reveal
         shows_hand = ended or own or s.won[k] is not None
         p = {
             "seat": k,
@@ -74,6 +79,9 @@ def view(s: HandState, seat: int | None) -> dict:
         "result": s.result,
         "seat": seat,
         "legal": legal_actions(s, seat) if seat is not None else [],
+        "commitment": s.seeds.commitment,
+        "client_seeds": list(s.seeds.client_seeds),
+        "hand_number": s.seeds.hand_number,
         **top,
     }
     if s.claim is not None:
@@ -83,7 +91,7 @@ def view(s: HandState, seat: int | None) -> dict:
             "kind": s.claim["kind"],
         }
     if ended:
-        out["seed"] = s.seed
+        out["server_seed"] = s.seeds.server_seed
         out["wall"] = T.fmt(s.wall)
         out["dead"] = T.fmt(s.dead)
     return out

@@ -71,8 +71,9 @@ def assert_private(msg, seat):
         return
     d = msg["d"]
     ended = d["phase"] == "ended"
+    assert len(d["commitment"]) == 64 and len(d["client_seeds"]) == 4
     if not ended:
-        assert "seed" not in d and "wall" not in d
+        assert "server_seed" not in d and "wall" not in d
     for p in d["players"]:
         if p["seat"] == seat or ended:
             continue

@@ -61,4 +61,5 @@ def test_the_hangzhou_view_shows_the_indicator_and_wilds_to_everyone(make_user):
         d = next(m for m in table_snapshot(room.pk, seat) if m["t"] == "state")["d"]
         assert d["indicator"] is not None and d["wild_kinds"]
         assert d["match"]["streak"] == state.match.streak
-        assert "wall" not in d and "seed" not in d
+        assert "wall" not in d and "server_seed" not in d
+        assert d["commitment"] == hand.commitment == state.seeds.commitment

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.rules import MatchState, apply, get_variant, new_hand
+from games.rules import DealSeeds, MatchState, apply, get_variant, new_hand
 from games.rules import tiles as T
 from games.rules.engine import Rejection
 from games.rules.model import Meld
@@ -41,7 +41,7 @@ def rig(
     if variant == "sichuan":
         rules = {"ding_que": que is not None, **(rules or {})}
     match = MatchState(dealer=dealer, streak=streak)
-    state = new_hand(variant, rules, 1, dealer, match)
+    state = new_hand(variant, rules, DealSeeds.for_test(1), dealer, match)
     v = get_variant(variant)
     held = [T.parse(h) for h in hands]
     meld_tiles = []

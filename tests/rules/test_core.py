@@ -9,6 +9,7 @@ import pathlib
 import pytest
 
 from games.rules import (
+    DealSeeds,
     HandState,
     MatchState,
     OptionsError,
@@ -63,7 +64,7 @@ def test_a_renamed_or_retired_option_keeps_stored_rules_loadable():
 
 
 def test_an_unknown_schema_is_refused_clearly():
-    d = new_hand("sichuan", None, 1).to_json()
+    d = new_hand("sichuan", None, DealSeeds.for_test(1)).to_json()
     d["schema"] = 99
     with pytest.raises(ValueError, match="schema 99"):
         HandState.from_json(d)
@@ -149,7 +150,8 @@ def test_new_hand_takes_the_match_and_the_variant_decides_the_next():
 def test_new_match_by_default_lets_the_dice_pick_the_first_dealer():
     m = new_match("sichuan", None, hands_total=4)
     assert m.dealer is None and m.hands_total == 4
-    assert new_hand("sichuan", None, 9, match=m).dealer == new_hand("sichuan", None, 9).dealer
+    s9 = DealSeeds.for_test(9)
+    assert new_hand("sichuan", None, s9, match=m).dealer == new_hand("sichuan", None, s9).dealer
 
 
 # --- money ---------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def test_new_match_by_default_lets_the_dice_pick_the_first_dealer():
 
 def test_settle_refuses_a_hand_in_progress():
     with pytest.raises(ValueError, match="not over"):
-        settle(new_hand("sichuan", None, 1))
+        settle(new_hand("sichuan", None, DealSeeds.for_test(1)))
 
 
 # --- imports -------------------------------------------------------------------------

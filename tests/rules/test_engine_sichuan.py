@@ -7,7 +7,7 @@ talks about and checks the transfers the spec prescribes (sichuan.md,
 
 from __future__ import annotations
 
-from games.rules import apply, legal_actions, new_hand, settle, view
+from games.rules import DealSeeds, apply, legal_actions, new_hand, settle, view
 from games.rules import tiles as T
 from games.rules.engine import Rejection
 
@@ -345,13 +345,13 @@ def test_unknown_house_rule_is_refused():
     from games.rules import OptionsError
 
     with pytest.raises(OptionsError, match="unknown house rule 'flowers'"):
-        new_hand("sichuan", {"flowers": True}, 1)
+        new_hand("sichuan", {"flowers": True}, DealSeeds.for_test(1))
     with pytest.raises(OptionsError, match="fan_cap"):
-        new_hand("sichuan", {"fan_cap": 99}, 1)
+        new_hand("sichuan", {"fan_cap": 99}, DealSeeds.for_test(1))
 
 
 def test_ding_que_is_secret_until_all_have_chosen():
-    s = new_hand("sichuan", None, 5, 0)
+    s = new_hand("sichuan", None, DealSeeds.for_test(5), 0)
     assert s.phase == "ding_que"
     s = act(s, 2, "ding_que", suit="p")
     assert view(s, 2)["players"][2]["que"] == "p"
@@ -364,7 +364,7 @@ def test_ding_que_is_secret_until_all_have_chosen():
 
 
 def test_huan_san_zhang_passes_three_tiles_of_one_suit():
-    s = new_hand("sichuan", {"huan_san_zhang": True}, 11, 0)
+    s = new_hand("sichuan", {"huan_san_zhang": True}, DealSeeds.for_test(11), 0)
     assert s.phase == "exchange"
     picks = {}
     for seat in range(4):
@@ -384,7 +384,7 @@ def test_huan_san_zhang_passes_three_tiles_of_one_suit():
         for t in got:
             assert t in s.hands[seat]
     # three tiles of two suits are refused
-    s2 = new_hand("sichuan", {"huan_san_zhang": True}, 11, 0)
+    s2 = new_hand("sichuan", {"huan_san_zhang": True}, DealSeeds.for_test(11), 0)
     out = apply(s2, 0, {"type": "exchange", "tiles": "1m1p1s"})
     assert isinstance(out, Rejection)
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games.rules import apply, available, legal_actions, new_hand
+from games.rules import DealSeeds, apply, available, legal_actions, new_hand
 from games.rules.bots import choose_action
 from games.rules.explain import explain_wins
 
@@ -15,7 +15,7 @@ def finished_hands_with_wins(variant: str, count: int):
     found, seed = 0, 0
     while found < count and seed < 400:
         seed += 1
-        s = new_hand(variant, {}, seed)
+        s = new_hand(variant, {}, DealSeeds.for_test(seed))
         while s.phase != "ended":
             seat = next(k for k in range(4) if legal_actions(s, k))
             s, _ = apply(s, seat, choose_action(s, seat))

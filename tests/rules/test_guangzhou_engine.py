@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.rules import MatchState, legal_actions, next_match, settle, view
+from games.rules import DealSeeds, MatchState, legal_actions, next_match, settle, view
 from games.rules import tiles as T
 from games.rules.engine import awaited
 
@@ -365,7 +365,7 @@ def test_a_new_match_has_a_dice_dealer_who_is_east():
     m = MatchState()
     from games.rules import new_hand
 
-    s = new_hand("guangzhou", None, 7, match=m)
+    s = new_hand("guangzhou", None, DealSeeds.for_test(7), match=m)
     assert s.match.seat_winds[s.dealer] == 0
     assert len(s.wall) + sum(map(len, s.hands)) == 136
 

@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import apply, awaited, legal_actions, new_hand, next_match, settle, view
+from games.rules import DealSeeds, apply, awaited, legal_actions, new_hand, next_match, settle, view
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.rules.engine import Rejection
-from games.rules.rng import Rng
 from games.rules.simulate import check_invariants, play_hand, tile_census
 
 from .flower_variant import FlowerTest, ensure_registered
@@ -35,8 +35,8 @@ def fl(hands, **kw):
 )
 def test_playouts_with_flowers_and_wild_flowers_keep_the_invariants(seed, randomness, one):
     rules = {"one_winner_only": one}
-    rng = Rng(seed ^ 0xF10)
-    state = new_hand(KEY, rules, seed, match=FlowerTest().new_match(None))
+    rng = random.Random(seed ^ 0xF10)  # the test's own choices, not the deal
+    state = new_hand(KEY, rules, DealSeeds.for_test(seed), match=FlowerTest().new_match(None))
     expected = tile_census(state)
     assert sum(expected.values()) == 144
     wild = FlowerTest().wild_kinds(state)
@@ -46,8 +46,8 @@ def test_playouts_with_flowers_and_wild_flowers_keep_the_invariants(seed, random
     while state.phase != "ended":
         seat = awaited(state)[0]
         legal = legal_actions(state, seat)
-        if rng.below(100) < randomness * 100:
-            action = legal[rng.below(len(legal))]
+        if rng.randrange(100) < randomness * 100:
+            action = legal[rng.randrange(len(legal))]
         else:
             action = choose_action(state, seat)
         before = json.dumps(state.to_json(), sort_keys=True)

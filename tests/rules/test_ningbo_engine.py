@@ -16,7 +16,7 @@ from games.rules.bots import choose_action
 from games.rules.engine import Rejection, _replace_dealt_bonus_tiles, apply
 from games.rules.explain import explain_wins
 from games.rules.match import MatchState
-from games.rules.rng import Rng
+from games.rules.rng import DealSeeds, SeedStream
 from games.rules.simulate import check_invariants, play_hand, tile_census
 from games.rules.variants import get_variant
 
@@ -62,8 +62,8 @@ def test_144_tiles_with_eight_flowers():
 
 @pytest.mark.parametrize("seed", [1, 7, 2026])
 def test_the_dice_break_the_wall_and_turn_up_the_indicator(seed):
-    s = new_hand("ningbo", None, seed, dealer=0)
-    rng = Rng(seed)
+    s = new_hand("ningbo", None, DealSeeds.for_test(seed), dealer=0)
+    rng = SeedStream(DealSeeds.for_test(seed))
     ring = NB.wall_tiles(s.rules)
     rng.shuffle(ring)
     d1, d2 = rng.dice()
@@ -137,7 +137,7 @@ def test_bu_hua_after_the_deal_chains_until_no_hand_holds_a_flower():
 
 def test_no_hand_holds_a_plain_flower_after_a_real_deal():
     for seed in range(30):
-        s = new_hand("ningbo", None, seed)
+        s = new_hand("ningbo", None, DealSeeds.for_test(seed))
         wild = NB.wild_kinds(s)
         assert not [t for h in s.hands for t in h if T.is_flower(t) and t not in wild]
         assert sum(tile_census(s).values()) == 144
@@ -325,7 +325,7 @@ def test_dealer_and_winds():
     assert after.dealer == 1 and after.streak == 1 and after.seat_winds == (3, 0, 1, 2)
     # The dealer wins or 荒庄: the dealer stays.
     m = MatchState(dealer=0)
-    s2 = new_hand("ningbo", None, 3, match=m)
+    s2 = new_hand("ningbo", None, DealSeeds.for_test(3), match=m)
     stays = NB.next_match(m.dealt(0), s2)
     assert stays.dealer == 0 and stays.streak == 2
     # The prevailing wind moves on once all four have dealt.
@@ -339,7 +339,8 @@ def test_dealer_and_winds():
 def test_the_first_dealer_is_random_and_leaving_ends_the_match():
     m = NB.new_match(NB.resolve_options(None))
     assert m.dealer is None
-    assert {new_hand("ningbo", None, seed, match=m).dealer for seed in range(12)} == {0, 1, 2, 3}
+    dealers = {new_hand("ningbo", None, DealSeeds.for_test(n), match=m).dealer for n in range(12)}
+    assert dealers == {0, 1, 2, 3}
     assert NB.leave_ends_match is True and NB.plays_winds and NB.score_unit == "tai"
     assert NB.resolve_options(None).auto_ready_seconds == 15
 
@@ -353,7 +354,7 @@ def test_the_first_dealer_is_random_and_leaving_ends_the_match():
     rules=st.sampled_from([{}, {"min_tai": 0}, {"wild_kinds": "indicator_and_next"}]),
 )
 def test_flowers_are_laid_out_at_once_and_wilds_never_leave_a_hand_in_a_meld(seed, rules):
-    s = new_hand("ningbo", rules, seed)
+    s = new_hand("ningbo", rules, DealSeeds.for_test(seed))
     expected = tile_census(s)
     wild = NB.wild_kinds(s)
     while s.phase != "ended":

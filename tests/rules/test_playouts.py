@@ -8,6 +8,7 @@ and a snapshot restored from JSON plays on identically.
 from __future__ import annotations
 
 import json
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,7 @@ from games.rules import (
 )
 from games.rules.bots import choose_action
 from games.rules.engine import Rejection
-from games.rules.rng import Rng
+from games.rules.rng import DealSeeds
 from games.rules.simulate import check_invariants, play_hand, simulate, tile_census
 
 SICHUAN_RULES = st.fixed_dictionaries(
@@ -111,15 +112,15 @@ def test_every_registered_variant_is_played_out():
 def _random_playout(variant, rules, seed, randomness):
     """Bots, except that with probability ``randomness`` a seat picks any legal action
     (so passes on wins, odd kongs and odd discards all happen)."""
-    rng = Rng(seed ^ 0x5EED)
-    state = new_hand(variant, rules, seed)
+    rng = random.Random(seed ^ 0x5EED)  # the test's own choices, not the deal
+    state = new_hand(variant, rules, DealSeeds.for_test(seed))
     expected = tile_census(state)
     log = []
     while state.phase != "ended":
         seat = awaited(state)[0]
         legal = legal_actions(state, seat)
-        if rng.below(1000) < randomness * 1000:
-            action = legal[rng.below(len(legal))]
+        if rng.randrange(1000) < randomness * 1000:
+            action = legal[rng.randrange(len(legal))]
         else:
             action = choose_action(state, seat)
         before = json.dumps(state.to_json(), sort_keys=True)
@@ -149,7 +150,7 @@ def test_random_playouts_keep_the_invariants_and_replay(vr, seed, randomness):
         for k in range(4)
     ]
     assert sum(state.result["deltas"]) + state.result["pot"] == 0
-    again = replay(variant, rules, seed, None, log)
+    again = replay(variant, rules, DealSeeds.for_test(seed), None, log)
     assert again.to_json() == state.to_json()
     final = settle(state)
     assert sum(final["deltas"]) + final["pot"] == 0
@@ -169,7 +170,7 @@ def test_snapshot_round_trip_plays_on_identically(vr, seed, cut):
     variant, rules = vr
     final, log = _random_playout(variant, rules, seed, 0.2)
     cut = min(cut, len(log))
-    mid = replay(variant, rules, seed, None, log[:cut])
+    mid = replay(variant, rules, DealSeeds.for_test(seed), None, log[:cut])
     snapshot = json.loads(json.dumps(mid.to_json()))
     restored = HandState.from_json(snapshot)
     assert restored.to_json() == mid.to_json()
@@ -183,7 +184,7 @@ def _concealed_leaks(state, seat, v):
     problems = []
     ended = state.phase == "ended"
     if not ended:
-        for key in ("seed", "wall", "dead"):
+        for key in ("server_seed", "seed", "wall", "dead"):
             if key in v:
                 problems.append(key)
     for p in v["players"]:
@@ -212,7 +213,7 @@ def test_views_and_events_hide_what_a_seat_may_not_see(vr, seed):
     from games.rules import events_for
 
     variant, rules = vr
-    state = new_hand(variant, rules, seed)
+    state = new_hand(variant, rules, DealSeeds.for_test(seed))
     steps = 0
     while state.phase != "ended" and steps < 2000:
         for seat in (0, 1, 2, 3, None):
@@ -235,7 +236,9 @@ def test_views_and_events_hide_what_a_seat_may_not_see(vr, seed):
                 assert "only" not in e
         steps += 1
     v = view(state, 1)
-    assert v["seed"] == seed and all("hand" in p for p in v["players"])
+    assert v["server_seed"] == DealSeeds.for_test(seed).server_seed
+    assert v["commitment"] == state.seeds.commitment
+    assert all("hand" in p for p in v["players"])
     # The wild indicator and kinds are public to every seat and spectator.
     for viewer in (0, 1, 2, 3, None):
         assert view(state, viewer)["wild_kinds"] == v["wild_kinds"]

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import apply, awaited, new_hand
+from games.rules import DealSeeds, apply, awaited, new_hand
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.rules.explain import explain_wins
@@ -52,7 +52,7 @@ def test_a_hand_still_holding_its_missing_suit_is_not_ready():
 @given(seed=st.integers(0, 10_000), shuffle=st.integers(0, 10_000), cut=st.integers(5, 60))
 def test_hints_depend_only_on_what_the_seat_can_see(seed, shuffle, cut):
     """Moving hidden tiles between the other hands and the wall never changes a seat's hints."""
-    state = new_hand("sichuan", {}, seed)
+    state = new_hand("sichuan", {}, DealSeeds.for_test(seed))
     for _ in range(cut):  # bots play `cut` moves
         if state.phase == "ended":
             return

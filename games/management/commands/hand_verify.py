@@ -1,11 +1,11 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Hand
-from games.rules import replay
+from games.rules import DealSeeds, replay
 
 
 class Command(BaseCommand):
-    help = "Rebuild hands from (seed, rules, action log) and compare with their snapshots."
+    help = "Rebuild hands from (seeds, rules, action log) and compare with their snapshots."
 
     def add_arguments(self, parser):
         parser.add_argument("hand_ids", nargs="*", type=int, help="hands to check (default: all)")
@@ -16,14 +16,17 @@ class Command(BaseCommand):
             hands = hands.filter(pk__in=hand_ids)
         bad = 0
         for hand in hands:
+            if len(hand.client_seeds) != 4:
+                # Dealt before the HMAC deal (the retired integer seed): no longer re-dealable.
+                self.stdout.write(f"hand {hand.pk}: legacy deal, cannot be re-dealt (skipped)")
+                continue
             log = [(a.seat, a.action) for a in hand.actions.order_by("seq")]
             # The exact inputs of new_hand: the match it was dealt under (its dealer None
             # when the dice chose); hands stored before matches existed name the dealer.
             dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
             try:
-                rebuilt = replay(
-                    hand.variant, hand.rules, int(hand.server_seed[:15], 16), dealer, log, match
-                ).to_json()
+                seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+                rebuilt = replay(hand.variant, hand.rules, seeds, dealer, log, match).to_json()
             except ValueError as e:
                 bad += 1
                 self.stdout.write(f"hand {hand.pk}: log does not replay: {e}")

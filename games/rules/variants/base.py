@@ -59,11 +59,16 @@ class Variant:
     def break_wall(self, wall: list[int], dealer: int, opts: Options, rng) -> dict:
         """Break the shuffled wall open before the deal: rotate ``wall`` in place (the
         deal and draws take its front, replacements its back).  Returns the hand's first
-        ``state.vs`` (e.g. the dice).  Default: no dice rolled, the wall as shuffled."""
+        ``state.vs`` (e.g. the dice).  Default: no dice rolled, the wall as shuffled.
+
+        ``rng`` is the deal's :class:`~games.rules.rng.SeedStream` (``below``,
+        ``shuffle``, ``dice``), after the dealer's dice and the shuffle: what it draws
+        here is part of the documented deal, so a change re-deals every stored hand."""
         return {}
 
     def on_new_hand(self, state, rng) -> None:
-        """After the deal: the indicator (into ``state.dead``), ``state.vs``, …"""
+        """After the deal: the indicator (into ``state.dead``), ``state.vs``, …
+        ``rng`` is the same stream, after the break (e.g. Sichuan's 换三张 direction)."""
 
     def is_bonus(self, state, tile: int) -> bool:
         """A tile laid out when drawn or dealt and replaced from the back (flowers)."""
