@@ -1,19 +1,36 @@
 """Live tables under load: N tables × 4 scripted WebSocket clients vs a bare echo.
 
-    python tests/bench/bench_tables.py [--tables 50]
+    python tests/bench/bench_tables.py [--tables 50] [--think 1.0] [--servers N]
+                                       [--quiet 10] [--timeout 600] [--profile]
 
-Runs Daphne (one process per core, players of a table spread over them as a
-load balancer would) with the Redis channel layer and PostgreSQL
-(DATABASE_URL / REDIS_URL, or local defaults: database ``mahjong_bench``,
-Redis db 11), creates the rooms, and plays one hand per table with four
-clients each that act the moment they are offered an action.  Reported:
-actions per second and action→state latency (send ``act`` → receive the
-next ``state``), side by side with the same clients doing request/response
-round trips against a bare echo consumer on the same server, in the same run.
+Runs Daphne (one process per core, the players of a table spread over them as a
+load balancer would) and a real Celery worker (solo pool) with the Redis
+channel layer and PostgreSQL (DATABASE_URL / REDIS_URL, or local defaults:
+database ``mahjong_bench``, Redis db 11), creates the rooms and plays one hand
+per table, four clients a table.  Three runs, side by side in one report:
 
-Two table runs: clients that act the instant they may (the server's capacity:
-latency there is queueing), and clients that think about a second first, as
-fast players do (the latency players feel at that many tables).
+1. **capacity** — clients act the instant they are offered an action: actions
+   per second is what the servers carry; latency there is mostly queueing.
+2. **paced** — clients think 0.5–1.5 × ``--think`` seconds first, as (fast)
+   players do: the latency players feel at that many tables.
+3. **echo floor** — the same number of clients, each sending to a bare echo
+   socket on the same servers at the paced run's measured per-client rate
+   (randomised the same way), for as long as the paced run took (capped by
+   ``--echo-seconds``).  Its p99 is the floor the paced p99 is compared with.
+
+Latency is send ``act`` → receive the next ``state`` (a version past the one
+acted on).  Clients follow the protocol a browser does (``static/js/net.js``,
+``table.js``): after ``--quiet`` seconds of silence while a hand is on (or its
+settlement is awaited) they send ``{"t": "sync"}`` and get a snapshot — a
+**resync**; a ``state`` whose version skips one (a lost notice) is a **stall**,
+answered with a sync too.  A table that has not finished when ``--timeout``
+runs out is reported as unfinished, never raised.  **Settlement** is hand end →
+``settled`` at every seat of the table, done by the worker this script starts.
+
+``--profile`` samples the Daphne processes with py-spy during the capacity run
+when a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's
+venv, e.g. ``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``)
+and writes its flame graphs to ``test-output/``.
 """
 
 from __future__ import annotations
@@ -22,8 +39,13 @@ import argparse
 import asyncio
 import json
 import os
+import random
+import shutil
+import subprocess
 import sys
 import time
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +56,8 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/11")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Shared with the server: the sessions made here must verify there.
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
+
+OUT = ROOT / "test-output"
 
 
 def ensure_database(url: str) -> None:
@@ -47,61 +71,311 @@ def ensure_database(url: str) -> None:
             conn.execute(f'create database "{name}"')
 
 
-def pct(values, q):
+def pct(values, q) -> float:
+    """The q-quantile of ``values`` (seconds) in milliseconds; nan when empty."""
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
-async def table_client(url, origin, cookie, latencies, counter, done, think=0.0, seed=0):
-    """Acts on every offered action; ``think`` > 0 waits 0.5–1.5× that long first, like
-    a (fast) person, so the offered load is what real tables send."""
-    import random
+# --- table clients -------------------------------------------------------------------
 
+
+@dataclass
+class Phase:
+    """What one run's clients saw."""
+
+    name: str
+    tables: int
+    latencies: list[float] = field(default_factory=list)
+    by_action: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    actions: int = 0
+    resyncs: int = 0
+    stalls: int = 0
+    late: int = 0  # versions a gap skipped that arrived afterwards (out of order, not lost)
+    stale: int = 0
+    hand_end_at: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    settled_at: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    last_hand_end: float = 0.0
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    def finished_tables(self) -> int:
+        return sum(1 for ends in self.hand_end_at.values() if len(ends) == 4)
+
+    def settled_tables(self) -> int:
+        return sum(1 for s in self.settled_at.values() if len(s) == 4)
+
+    def settlement_times(self) -> list[float]:
+        """Per table: first hand_end seen → settled at the last of its four seats."""
+        return [
+            max(self.settled_at[t]) - min(self.hand_end_at[t])
+            for t in self.settled_at
+            if len(self.settled_at[t]) == 4 and self.hand_end_at.get(t)
+        ]
+
+
+async def table_client(
+    phase: Phase, table: int, url, origin, cookie, *, think: float, quiet: float, seed: int
+):
+    """One seated player, protocol-abiding: acts on every offered action (after thinking
+    0.5–1.5× ``think``), resyncs after ``quiet`` seconds of silence while it expects
+    messages and on a version gap, and leaves once it has seen ``settled``."""
     from websockets.asyncio.client import connect
 
     from tests.live import choose
 
     rng = random.Random(seed)
-
-    pending = None  # (version acted on, send time)
+    pending = None  # (version acted on, send time, action type)
+    last_v = None  # the newest state version seen in this hand
+    missing: set[int] = set()  # versions a gap skipped
+    after_room = False  # the state following a ``room`` is a snapshot: not a gap
+    ended = False
     async with connect(
         url, origin=origin, additional_headers={"Cookie": cookie}, proxy=None, max_queue=None
     ) as ws:
         await ws.send(json.dumps({"t": "ready"}))
-        async for raw in ws:
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), quiet)
+            except TimeoutError:
+                # As the browser does: silence during a hand (or while its settlement is
+                # due) may be a lost notice; ask for the table.
+                phase.resyncs += 1
+                after_room = False
+                await ws.send(json.dumps({"t": "sync"}))
+                continue
             msg = json.loads(raw)
-            if msg["t"] == "state":
+            t = msg["t"]
+            if t == "room":
+                after_room = True
+                continue
+            if t == "state":
                 now = time.perf_counter()
-                if pending is not None and msg["v"] > pending[0]:
-                    latencies.append(now - pending[1])
+                v = msg["v"]
+                if last_v is not None and v > last_v + 1 and not after_room:
+                    phase.stalls += 1  # a notice is missing: fetch the snapshot
+                    missing.update(range(last_v + 1, v))
+                    await ws.send(json.dumps({"t": "sync"}))
+                after_room = False
+                if last_v is not None and v <= last_v:
+                    if v in missing:  # it was late, not lost: delivered out of order
+                        phase.late += 1
+                        missing.discard(v)
+                    continue  # old news, or a snapshot repeating what we have
+                last_v = v
+                if pending is not None and v > pending[0]:
+                    phase.latencies.append(now - pending[1])
+                    phase.by_action[pending[2]].append(now - pending[1])
                     pending = None
                 legal = msg["d"]["legal"]
-                if legal and pending is None:
+                if legal and pending is None and not ended:
                     if think:
                         await asyncio.sleep(think * (0.5 + rng.random()))
-                    pending = (msg["v"], time.perf_counter())
-                    counter[0] += 1
-                    await ws.send(json.dumps({"t": "act", "v": msg["v"], "action": choose(legal)}))
-            elif msg["t"] == "hand_end":
-                done.append(1)
+                    action = choose(legal)
+                    pending = (v, time.perf_counter(), action["type"])
+                    phase.actions += 1
+                    await ws.send(json.dumps({"t": "act", "v": v, "action": action}))
+            elif t == "hand_end":
+                if not ended:
+                    ended = True
+                    now = time.perf_counter()
+                    phase.hand_end_at[table].append(now)
+                    phase.last_hand_end = max(phase.last_hand_end, now)
+            elif t == "settled":
+                phase.settled_at[table].append(time.perf_counter())
                 return
-            elif msg["t"] == "error" and msg["d"]["code"] == "stale":
-                pending = None
+            elif t == "error":
+                # Another seat moved first (claims race): the next state re-offers.
+                if msg["d"]["code"] == "stale":
+                    phase.stale += 1
+                    pending = None
+                    await ws.send(json.dumps({"t": "sync"}))
+                else:
+                    phase.failures.append(f"error {msg['d']['code']}")
+                    pending = None
 
 
-async def echo_client(url, origin, n, latencies):
+async def run_tables(phase: Phase, rooms, cookies, ports, *, think, quiet, timeout, first):
+    tasks = [
+        asyncio.ensure_future(
+            table_client(
+                phase,
+                i,
+                # A table's four players spread over the processes, as behind a balancer.
+                f"ws://127.0.0.1:{ports[k % len(ports)]}/ws/rooms/{room.pk}/",
+                f"http://127.0.0.1:{ports[k % len(ports)]}",
+                cookies[4 * (first + i) + k],
+                think=think,
+                quiet=quiet,
+                seed=4 * (first + i) + k,
+            )
+        )
+        for i, room in enumerate(rooms)
+        for k in range(4)
+    ]
+    t0 = time.perf_counter()
+    done, not_done = await asyncio.wait(tasks, timeout=timeout)
+    for task in not_done:
+        task.cancel()
+    await asyncio.gather(*not_done, return_exceptions=True)
+    for task in done:
+        if task.exception() is not None:
+            e = task.exception()
+            phase.failures.append(f"{type(e).__name__}: {e}"[:120])
+    end = phase.last_hand_end or time.perf_counter()
+    phase.seconds = max(1e-9, end - t0)
+
+
+# --- echo floor ------------------------------------------------------------------------
+
+
+async def echo_client(url, origin, *, interval, seconds, quiet, seed, latencies, lost):
+    """Round trips to the bare echo socket, one every 0.5–1.5 × ``interval`` seconds."""
     from websockets.asyncio.client import connect
 
-    async with connect(url, origin=origin, proxy=None) as ws:
-        for i in range(n):
+    rng = random.Random(seed)
+    async with connect(url, origin=origin, proxy=None, max_queue=None) as ws:
+        # Spread the first sends, as players of tables already under way are.
+        await asyncio.sleep(interval * rng.random())
+        end = time.perf_counter() + seconds
+        i = 0
+        while time.perf_counter() < end:
             t0 = time.perf_counter()
             await ws.send(json.dumps({"t": "act", "v": i, "action": {"type": "pass"}}))
-            await ws.recv()
-            latencies.append(time.perf_counter() - t0)
+            try:
+                await asyncio.wait_for(ws.recv(), quiet)
+                latencies.append(time.perf_counter() - t0)
+            except TimeoutError:
+                lost.append(1)
+            i += 1
+            await asyncio.sleep(max(0.0, interval * (0.5 + rng.random())))
+
+
+async def run_echo(ports, clients, *, interval, seconds, quiet):
+    latencies, lost = [], []
+    t0 = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            echo_client(
+                f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/echo/",
+                f"http://127.0.0.1:{ports[i % len(ports)]}",
+                interval=interval,
+                seconds=seconds,
+                quiet=quiet,
+                seed=i,
+                latencies=latencies,
+                lost=lost,
+            )
+            for i in range(clients)
+        ),
+        return_exceptions=True,
+    )
+    failures = [r for r in results if isinstance(r, BaseException)]
+    return latencies, len(lost), time.perf_counter() - t0, failures
+
+
+# --- processes -------------------------------------------------------------------------
+
+
+class CeleryWorker:
+    """``celery -A config worker --pool=solo`` on the same database and Redis."""
+
+    def __init__(self, env, log_path: Path):
+        self.env, self.log_path, self.proc = env, log_path, None
+
+    def start(self, timeout: float = 60) -> None:
+        celery = Path(sys.executable).with_name("celery")
+        log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            [
+                str(celery),
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=WARNING",
+                "--hostname",
+                f"bench-{os.getpid()}@%h",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        from config.celery import app
+
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"celery worker exited; see {self.log_path}")
+            replies = app.control.ping(timeout=1.0) or []
+            if any(f"bench-{os.getpid()}@" in name for r in replies for name in r):
+                return
+        raise RuntimeError(f"celery worker did not answer a ping; see {self.log_path}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def start_profilers(servers) -> list[subprocess.Popen]:
+    py_spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
+    if not py_spy:
+        print("--profile: no py-spy binary (set PY_SPY or put it on PATH); not profiling")
+        return []
+    procs = []
+    for k, server in enumerate(servers):
+        svg = OUT / f"bench-profile-daphne-{k}.svg"
+        procs.append(
+            subprocess.Popen(
+                [
+                    py_spy,
+                    "record",
+                    "--pid",
+                    str(server.proc.pid),
+                    "--output",
+                    str(svg),
+                    "--rate",
+                    "50",
+                    "--nonblocking",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=open(OUT / f"bench-profile-daphne-{k}.log", "wb"),  # noqa: SIM115
+            )
+        )
+    return procs
+
+
+def stop_profilers(procs) -> None:
+    import signal
+
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+    for p in procs:
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    for k in range(len(procs)):
+        svg = OUT / f"bench-profile-daphne-{k}.svg"
+        print(
+            f"profile of Daphne {k}: {svg}"
+            if svg.exists()
+            else f"py-spy could not profile Daphne {k} (see {svg.with_suffix('.log')})"
+        )
+
+
+# --- main ------------------------------------------------------------------------------
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=int(os.environ.get("BENCH_TABLES", 50)))
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean seconds a paced client thinks"
@@ -112,6 +386,19 @@ def main() -> int:
         default=os.cpu_count() or 1,
         help="Daphne processes (default: one per core, as deployed)",
     )
+    parser.add_argument(
+        "--quiet", type=float, default=10.0, help="seconds of silence before a client resyncs"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="seconds a run may take before its unfinished tables are reported",
+    )
+    parser.add_argument(
+        "--echo-seconds", type=float, default=60.0, help="cap on the echo run's length"
+    )
+    parser.add_argument("--profile", action="store_true", help="py-spy the capacity run")
     args = parser.parse_args()
     try:
         ensure_database(os.environ["DATABASE_URL"])
@@ -129,6 +416,7 @@ def main() -> int:
 
     django.setup()
     import redis
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
@@ -139,7 +427,7 @@ def main() -> int:
     User = get_user_model()
     stamp = int(time.time())
     rooms, cookies = [], []
-    for t in range(2 * args.tables):  # one set of tables per phase
+    for t in range(2 * args.tables):  # one set of tables per table run
         users = [
             User.objects.create_user(username=f"bench{stamp}-{t}-{k}")  # no password to hash
             for k in range(4)
@@ -148,8 +436,7 @@ def main() -> int:
         rooms.append(room)
         cookies.extend(room_cookies)
 
-    out = ROOT / "test-output"
-    out.mkdir(exist_ok=True)
+    OUT.mkdir(exist_ok=True)
     # Production settings: DEBUG off (no per-query bookkeeping), as a deployment runs.
     env = server_env(
         os.environ["DATABASE_URL"],
@@ -157,91 +444,116 @@ def main() -> int:
         DJANGO_DEBUG="0",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    worker = None if eager else CeleryWorker(env, OUT / "celery-bench.log")
     servers = [
-        DaphneServer(free_port(), env, out / f"daphne-bench-{k}.log") for k in range(args.servers)
+        DaphneServer(free_port(), env, OUT / f"daphne-bench-{k}.log") for k in range(args.servers)
     ]
-    for server in servers:
-        server.start()
-    ports = [server.port for server in servers]
+    capacity = Phase("capacity, instant", args.tables)
+    paced = Phase(f"paced, {args.think:g} s think", args.tables)
     try:
-        failures = []
+        if worker is not None:
+            worker.start()
+        for server in servers:
+            server.start()
+        ports = [server.port for server in servers]
+        common = {"quiet": args.quiet, "timeout": args.timeout}
 
-        async def tables(first, think, latencies, counter, done):
-            tasks = [
-                table_client(
-                    # A table's four players spread over the processes, as behind a balancer.
-                    f"ws://127.0.0.1:{ports[k % len(ports)]}/ws/rooms/{room.pk}/",
-                    f"http://127.0.0.1:{ports[k % len(ports)]}",
-                    cookies[4 * i + k],
-                    latencies,
-                    counter,
-                    done,
-                    think,
-                    seed=4 * i + k,
-                )
-                for i, room in enumerate(rooms[first : first + args.tables], start=first)
-                for k in range(4)
-            ]
-            t0 = time.perf_counter()
-            results = await asyncio.wait_for(
-                asyncio.gather(*tasks, return_exceptions=True), timeout=600
-            )
-            failures.extend(r for r in results if isinstance(r, BaseException))
-            return time.perf_counter() - t0
-
-        table_lat, counter, done = [], [0], []
-        table_seconds = asyncio.run(tables(0, 0.0, table_lat, counter, done))
-        paced_lat, paced_counter, paced_done = [], [0], []
-        paced_seconds = asyncio.run(
-            tables(args.tables, args.think, paced_lat, paced_counter, paced_done)
+        profilers = start_profilers(servers) if args.profile else []
+        asyncio.run(
+            run_tables(capacity, rooms[: args.tables], cookies, ports, think=0.0, first=0, **common)
         )
-        per_client = max(1, counter[0] // (4 * args.tables))
-        echo_lat = []
-
-        async def echoes():
-            t0 = time.perf_counter()
-            await asyncio.gather(
-                *(
-                    echo_client(
-                        f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/echo/",
-                        f"http://127.0.0.1:{ports[i % len(ports)]}",
-                        per_client,
-                        echo_lat,
-                    )
-                    for i in range(4 * args.tables)
-                )
+        if profilers:
+            stop_profilers(profilers)
+        asyncio.run(
+            run_tables(
+                paced,
+                rooms[args.tables :],
+                cookies,
+                ports,
+                think=args.think,
+                first=args.tables,
+                **common,
             )
-            return time.perf_counter() - t0
-
-        echo_seconds = asyncio.run(echoes())
+        )
+        # The echo floor at the paced run's offered rate, by as many clients.
+        clients = 4 * args.tables
+        paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
+        interval = clients / paced_rate  # mean seconds between one client's sends
+        echo_seconds = min(paced.seconds, args.echo_seconds)
+        echo_lat, echo_lost, echo_wall, echo_failures = asyncio.run(
+            run_echo(ports, clients, interval=interval, seconds=echo_seconds, quiet=args.quiet)
+        )
     finally:
         for server in servers:
             server.stop()
-
-    def row(label, n, seconds, latencies):
-        print(
-            f"{label:24}{n:>9}{seconds:>9.2f}{n / seconds:>8.0f}"
-            f"{pct(latencies, 0.5):>9.1f}{pct(latencies, 0.99):>9.1f}"
-        )
+        if worker is not None:
+            worker.stop()
 
     db = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
     print(
-        f"{args.tables} tables x 4 clients, one hand each; Daphne x{args.servers}, "
-        f"{db} + Redis layer"
+        f"{args.tables} tables x 4 clients, one hand a table; Daphne x{args.servers}, {db} + "
+        f"Redis layer; settlement: "
+        + ("in-process (CELERY eager)" if eager else "real Celery worker (solo pool)")
+        + f"; clients resync after {args.quiet:g} s of silence"
     )
-    print(f"{'':24}{'actions':>9}{'seconds':>9}{'per s':>8}{'p50 ms':>9}{'p99 ms':>9}")
-    row("tables, instant clients", counter[0], table_seconds, table_lat)
-    row(f"tables, {args.think:g} s think", paced_counter[0], paced_seconds, paced_lat)
-    row("echo (floor)", len(echo_lat), echo_seconds, echo_lat)
-    finished = (len(done) + len(paced_done)) // 4
-    if failures:
-        kinds = sorted({type(f).__name__ for f in failures})
-        print(f"client connections that failed: {len(failures)} ({', '.join(kinds)})")
+    head = (
+        f"{'':24}{'actions':>8}{'sec':>8}{'per s':>7}{'p50 ms':>8}{'p99 ms':>8}"
+        f"{'hands':>8}{'resync':>7}{'stall':>6}{'stale':>6}{'settle p95':>11}"
+    )
+    print(head)
+    for ph in (capacity, paced):
+        settle = ph.settlement_times()
+        print(
+            f"{ph.name:24}{ph.actions:>8}{ph.seconds:>8.1f}{ph.actions / ph.seconds:>7.0f}"
+            f"{pct(ph.latencies, 0.5):>8.1f}{pct(ph.latencies, 0.99):>8.1f}"
+            f"{f'{ph.finished_tables()}/{ph.tables}':>8}{ph.resyncs:>7}{ph.stalls:>6}"
+            f"{ph.stale:>6}{pct(settle, 0.95):>9.0f}ms"
+        )
+    echo_rate = len(echo_lat) / echo_wall if echo_wall else 0.0
     print(
-        f"hands finished: {finished}/{2 * args.tables}; p99 vs echo: instant "
-        f"{pct(table_lat, 0.99) / pct(echo_lat, 0.99):.1f}x, "
-        f"paced {pct(paced_lat, 0.99) / pct(echo_lat, 0.99):.1f}x"
+        f"{'echo floor, same rate':24}{len(echo_lat):>8}{echo_wall:>8.1f}{echo_rate:>7.0f}"
+        f"{pct(echo_lat, 0.5):>8.1f}{pct(echo_lat, 0.99):>8.1f}"
+        f"{'':>8}{'lost ' + str(echo_lost):>13}"
     )
+    print()
+    print(
+        f"offered rate: paced tables {paced_rate:.1f} actions/s, echo {echo_rate:.1f} "
+        f"round trips/s ({clients} clients each, one every ~{interval:.1f} s)"
+    )
+    ratio = pct(paced.latencies, 0.99) / pct(echo_lat, 0.99)
+    print(f"paced p99 / echo p99 at the same rate: {ratio:.1f}x")
+    for ph in (capacity, paced):
+        settle = ph.settlement_times()
+        unfinished = ph.tables - ph.finished_tables()
+        print(
+            f"{ph.name}: hands finished {ph.finished_tables()}/{ph.tables}"
+            f" (unfinished {unfinished}), settled at every seat {ph.settled_tables()}/"
+            f"{ph.tables}, settlement p50 {pct(settle, 0.5):.0f} ms p95 "
+            f"{pct(settle, 0.95):.0f} ms; resyncs {ph.resyncs}, stalls {ph.stalls} "
+            f"(skipped versions that arrived later, out of order: {ph.late}), "
+            f"stale acts {ph.stale}"
+        )
+        if ph.failures:
+            kinds = defaultdict(int)
+            for f in ph.failures:
+                kinds[f] += 1
+            print("  client failures: " + "; ".join(f"{n}x {k}" for k, n in kinds.items()))
+    if echo_failures:
+        print(f"echo client failures: {len(echo_failures)}")
+    print(
+        "(resync: a client's sync after silence; stall: a state whose version skipped one; "
+        "stale: an act refused because the table had moved on)"
+    )
+    print()
+    print("action -> state by action type (capacity | paced), ms")
+    print(f"{'':12}{'n':>7}{'p50':>8}{'p99':>8}   |{'n':>7}{'p50':>8}{'p99':>8}")
+    for kind in sorted(set(capacity.by_action) | set(paced.by_action)):
+        a, b = capacity.by_action.get(kind, []), paced.by_action.get(kind, [])
+        print(
+            f"{kind:12}{len(a):>7}{pct(a, 0.5):>8.1f}{pct(a, 0.99):>8.1f}   |"
+            f"{len(b):>7}{pct(b, 0.5):>8.1f}{pct(b, 0.99):>8.1f}"
+        )
     return 0
 
 
