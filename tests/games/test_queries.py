@@ -1,0 +1,124 @@
+"""SQL queries per table action: a fixed, small number, and a test that fails if it grows.
+
+Every action a player sends on the socket is ``services.hand_act`` (the consumer only
+parses the frame and calls it).  Here a real room's hand is laid out from a rigged deal
+(``tests/rules/rig.py``) so the same moves happen every run, and each kind of action is
+counted twice over: the queries of its transaction (lock, reads, log insert, snapshot
+and deadline update) and those of what runs after the commit (``publish`` building the
+messages for the sockets).  The hand end's after-commit work also queues the settlement,
+which the embedded profile runs inline and the services profile on a worker, so only
+its transaction is counted.
+
+The ceilings are today's counts (2026-12-01, the same on SQLite and PostgreSQL):
+lower them when an optimisation lands, never raise them without saying why.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Hand, HandAction
+from games.rules import tiles as T
+from tests.rules.rig import rig
+
+pytestmark = pytest.mark.django_db
+
+# Seat 0 (dealer) throws 1s, which seat 1 may 碰 (a claim window); seat 1 passes, draws
+# and throws (no claim: a plain discard), seats 2 and 3 throw what they draw, and seat 0
+# self-draws 5p for its win.
+HANDS = ["123456789m5567p1s", "113579s2468s9s88p", "1112223334446m", "1112223334449p"]
+QUE = "smps"
+FRONT = "678s5p"
+
+# name: (queries in the action's transaction, queries after its commit).  Measured
+# 2026-12-01 on SQLite and PostgreSQL alike.  The transaction's 7 are: SAVEPOINT (the
+# test's transaction stands in for BEGIN), lock the room row, read the playing hand, read
+# the seats with their users, insert the log row, update the hand's snapshot and
+# deadlines, RELEASE (for COMMIT).  The hand end adds the room's move to the next hand
+# (room update, seats reset, seats whose player left opened).  After the commit the
+# per-seat messages are already built: no query.
+CEILINGS = {
+    "discard": (7, 0),
+    "claim_open": (7, 0),
+    "claim_pass": (7, 0),
+    "win": (7, 0),
+    "hand_end": (10, None),
+}
+
+
+def _table(make_user, **rig_args):
+    """A four-player room with the lobby's default timers, its hand laid out by ``rig``."""
+    users = [make_user(f"q{i}") for i in range(4)]
+    room = services.room_create(owner=users[0], variant="sichuan", hands=2)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    assert not HandAction.objects.filter(hand=hand).exists()
+    state = rig(HANDS, que=QUE, front=FRONT, **rig_args)
+    hand.state, hand.version = state.to_json(), state.version
+    hand.save(update_fields=["state", "version"])
+    return room, users
+
+
+def _act(room, user, action, django_capture_on_commit_callbacks, *, after_commit=True):
+    """Run one action as the consumer does; (transaction queries, after-commit queries)."""
+    version = Hand.objects.get(room=room, status=Hand.Status.PLAYING).version
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with CaptureQueriesContext(connection) as in_tx:
+            services.hand_act(room_id=room.pk, user=user, version=version, action=action)
+    if not after_commit:
+        return len(in_tx), None
+    with CaptureQueriesContext(connection) as after:
+        for callback in callbacks:
+            callback()
+    return len(in_tx), len(after)
+
+
+def _drawn(room) -> str:
+    from games.rules import HandState
+
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    return T.to_str(HandState.from_json(hand.state).drawn)
+
+
+def test_queries_per_action_stay_at_todays_counts(make_user, django_capture_on_commit_callbacks):
+    room, users = _table(make_user)
+    cap = django_capture_on_commit_callbacks
+    seen = {}
+    seen["claim_open"] = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
+    seen["claim_pass"] = _act(room, users[1], {"type": "pass"}, cap)
+    seen["discard"] = _act(room, users[1], {"type": "discard", "tile": _drawn(room)}, cap)
+    for seat in (2, 3):
+        _act(room, users[seat], {"type": "discard", "tile": _drawn(room)}, cap)
+    assert _drawn(room) == "5p"
+    seen["win"] = _act(room, users[0], {"type": "hu"}, cap)
+    assert Hand.objects.get(room=room, number=1).status == Hand.Status.PLAYING  # 血战: on
+
+    # A short wall: seat 3's throw empties it and ends the hand (the finisher runs).
+    room2, users2 = _table(_renamed(make_user), wall_size=4)
+    _act(room2, users2[0], {"type": "discard", "tile": "1s"}, cap)
+    _act(room2, users2[1], {"type": "pass"}, cap)
+    for seat in (1, 2):
+        _act(room2, users2[seat], {"type": "discard", "tile": _drawn(room2)}, cap)
+    seen["hand_end"] = _act(
+        room2, users2[3], {"type": "discard", "tile": _drawn(room2)}, cap, after_commit=False
+    )
+    assert Hand.objects.get(room=room2, number=1).status == Hand.Status.ENDED
+
+    print("queries per action (transaction, after commit):", seen)
+    over = {
+        name: (seen[name], ceiling)
+        for name, ceiling in CEILINGS.items()
+        if seen[name][0] > ceiling[0]
+        or (ceiling[1] is not None and seen[name][1] is not None and seen[name][1] > ceiling[1])
+    }
+    assert not over, f"more SQL per action than today's ceiling (seen, ceiling): {over}"
+
+
+def _renamed(make_user):
+    return lambda name: make_user(f"b{name}")
