@@ -97,6 +97,7 @@ class Phase:
     settled_at: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     last_hand_end: float = 0.0
     seconds: float = 0.0
+    cpu: float = float("nan")  # CPU seconds the Daphne processes used during the run
     failures: list[str] = field(default_factory=list)
 
     def finished_tables(self) -> int:
@@ -323,6 +324,15 @@ class CeleryWorker:
                 self.proc.wait(10)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used so far (Linux /proc); nan elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 def start_profilers(servers) -> list[subprocess.Popen]:
     py_spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
     if not py_spy:
@@ -330,7 +340,8 @@ def start_profilers(servers) -> list[subprocess.Popen]:
         return []
     procs = []
     for k, server in enumerate(servers):
-        svg = OUT / f"bench-profile-daphne-{k}.svg"
+        raw = OUT / f"bench-profile-daphne-{k}.txt"
+        raw.unlink(missing_ok=True)
         procs.append(
             subprocess.Popen(
                 [
@@ -339,9 +350,11 @@ def start_profilers(servers) -> list[subprocess.Popen]:
                     "--pid",
                     str(server.proc.pid),
                     "--output",
-                    str(svg),
+                    str(raw),
+                    "--format",
+                    "raw",
                     "--rate",
-                    "50",
+                    "100",
                     "--nonblocking",
                 ],
                 stdout=subprocess.DEVNULL,
@@ -351,7 +364,22 @@ def start_profilers(servers) -> list[subprocess.Popen]:
     return procs
 
 
-def stop_profilers(procs) -> None:
+# Where a sampled stack's time goes: the first rule (in this order) that any of its frames
+# matches.  Ordered from the most specific work to the most general.
+CATEGORIES = [
+    ("presence/deadlines", ("sweeper.py", "presence", "_set_deadlines", "_refresh_deadlines")),
+    ("per-seat views", ("rules/view.py", "games/messages.py", "rules/hints.py", "events_for")),
+    ("state load/save", ("to_json", "from_json")),
+    ("engine", ("games/rules/",)),
+    ("channel layer", ("channels_redis", "channels/layers", "redis/", "msgpack")),
+    ("database", ("django/db/", "psycopg")),
+    ("serialisation", ("json/",)),
+    ("websocket/server", ("daphne", "autobahn", "twisted", "channels/")),
+]
+
+
+def stop_profilers(procs, actions: int, cpu: float) -> list[str]:
+    """Stop py-spy and sort its samples into CATEGORIES: the report's lines."""
     import signal
 
     for p in procs:
@@ -359,16 +387,33 @@ def stop_profilers(procs) -> None:
             p.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
     for p in procs:
         try:
-            p.wait(30)
+            p.wait(60)
         except subprocess.TimeoutExpired:
             p.kill()
+    counts: dict[str, int] = defaultdict(int)
+    out = []
     for k in range(len(procs)):
-        svg = OUT / f"bench-profile-daphne-{k}.svg"
-        print(
-            f"profile of Daphne {k}: {svg}"
-            if svg.exists()
-            else f"py-spy could not profile Daphne {k} (see {svg.with_suffix('.log')})"
-        )
+        raw = OUT / f"bench-profile-daphne-{k}.txt"
+        if not raw.exists():
+            out.append(f"py-spy could not profile Daphne {k} (see {raw.with_suffix('.log')})")
+            continue
+        for line in raw.read_text().splitlines():
+            stack, _, n = line.rpartition(" ")
+            if not n.isdigit():
+                continue
+            name = next((c for c, marks in CATEGORIES if any(m in stack for m in marks)), "other")
+            counts[name] += int(n)
+    total = sum(counts.values())
+    if not total:
+        return out
+    out.append(
+        f"profile of the capacity run (py-spy, {total} samples; stacks in "
+        f"{OUT}/bench-profile-daphne-*.txt): share of Daphne samples, and of its CPU per action"
+    )
+    for name, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        per_action = cpu * 1000 * n / total / actions if actions else float("nan")
+        out.append(f"  {name:20}{100 * n / total:>6.1f} %{per_action:>8.2f} ms")
+    return out
 
 
 # --- main ------------------------------------------------------------------------------
@@ -460,11 +505,15 @@ def main() -> int:
         common = {"quiet": args.quiet, "timeout": args.timeout}
 
         profilers = start_profilers(servers) if args.profile else []
+        profile: list[str] = []
+        cpu0 = sum(cpu_seconds(s.proc.pid) for s in servers)
         asyncio.run(
             run_tables(capacity, rooms[: args.tables], cookies, ports, think=0.0, first=0, **common)
         )
+        capacity.cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu0
         if profilers:
-            stop_profilers(profilers)
+            profile = stop_profilers(profilers, capacity.actions, capacity.cpu)
+        cpu0 = sum(cpu_seconds(s.proc.pid) for s in servers)
         asyncio.run(
             run_tables(
                 paced,
@@ -476,6 +525,7 @@ def main() -> int:
                 **common,
             )
         )
+        paced.cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu0
         # The echo floor at the paced run's offered rate, by as many clients.
         clients = 4 * args.tables
         paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
@@ -532,7 +582,8 @@ def main() -> int:
             f"{ph.tables}, settlement p50 {pct(settle, 0.5):.0f} ms p95 "
             f"{pct(settle, 0.95):.0f} ms; resyncs {ph.resyncs}, stalls {ph.stalls} "
             f"(skipped versions that arrived later, out of order: {ph.late}), "
-            f"stale acts {ph.stale}"
+            f"stale acts {ph.stale}; Daphne CPU {1000 * ph.cpu / max(1, ph.actions):.1f} ms "
+            f"an action"
         )
         if ph.failures:
             kinds = defaultdict(int)
@@ -554,6 +605,9 @@ def main() -> int:
             f"{kind:12}{len(a):>7}{pct(a, 0.5):>8.1f}{pct(a, 0.99):>8.1f}   |"
             f"{len(b):>7}{pct(b, 0.5):>8.1f}{pct(b, 0.99):>8.1f}"
         )
+    if profile:
+        print()
+        print("\n".join(profile))
     return 0
 
 
