@@ -38,8 +38,12 @@ test: $(VENV)/.stamp-dev | $(CHROMIUM)
 lint: $(VENV)/.stamp-dev
 	$(VENV)/bin/ruff check .
 
+# BENCH_TABLES=N sets the table benchmark's size; BENCH_ARGS goes to it too (e.g.
+# BENCH_ARGS="--think 1 --profile"); BENCH=tables runs only tests/bench/bench_tables.py.
+BENCH ?= *
 bench: $(VENV)/.stamp-dev
-	@for f in tests/bench/bench_*.py; do \
+	@for f in tests/bench/bench_$(BENCH).py; do \
 		[ -e "$$f" ] || { echo "no benchmarks in tests/bench"; break; }; \
-		echo "== $$f"; PYTHONPATH=$(CURDIR) $(PY) $$f || exit 1; \
+		case "$$f" in *bench_tables.py) args="$(BENCH_ARGS)";; *) args="";; esac; \
+		echo "== $$f"; PYTHONPATH=$(CURDIR) $(PY) $$f $$args || exit 1; \
 	done
