@@ -27,10 +27,13 @@ answered with a sync too.  A table that has not finished when ``--timeout``
 runs out is reported as unfinished, never raised.  **Settlement** is hand end →
 ``settled`` at every seat of the table, done by the worker this script starts.
 
-``--profile`` samples the Daphne processes with py-spy during the capacity run
-when a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's
-venv, e.g. ``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``)
-and writes its flame graphs to ``test-output/``.
+Each table run also reports the Daphne processes' CPU per action (``/proc``), and the
+report ends with issue 15's targets, met or missed.  ``--profile`` samples the Daphne
+processes with py-spy during the capacity run when a py-spy binary is found (``PY_SPY``
+or PATH; keep it out of the project's venv, e.g. ``python3 -m venv /tmp/pyspy &&
+/tmp/pyspy/bin/pip install py-spy``), sorts the samples into engine, state load/save,
+per-seat views, database, channel layer, presence/deadlines and server, and leaves the
+raw stacks in ``test-output/bench-profile-daphne-*.txt``.
 """
 
 from __future__ import annotations
