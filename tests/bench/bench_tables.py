@@ -563,7 +563,8 @@ def main() -> int:
             f"{f'{ph.finished_tables()}/{ph.tables}':>8}{ph.resyncs:>7}{ph.stalls:>6}"
             f"{ph.stale:>6}{pct(settle, 0.95):>9.0f}ms"
         )
-    echo_rate = len(echo_lat) / echo_wall if echo_wall else 0.0
+    # Over the window in which the clients send (each for echo_seconds after its stagger).
+    echo_rate = len(echo_lat) / echo_seconds if echo_seconds else 0.0
     print(
         f"{'echo floor, same rate':24}{len(echo_lat):>8}{echo_wall:>8.1f}{echo_rate:>7.0f}"
         f"{pct(echo_lat, 0.5):>8.1f}{pct(echo_lat, 0.99):>8.1f}"
