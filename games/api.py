@@ -193,13 +193,25 @@ class RoomLeaveView(APIView):
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
+class ReadySerializer(serializers.Serializer):
+    # 16 random bytes the browser drew with Web Crypto, as 32 lowercase hex digits: this
+    # seat's share of the next deal's entropy (checked by the service).
+    client_seed = serializers.CharField(required=False, allow_null=True)
+
+
 class RoomReadyView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @extend_schema(
+        request=ReadySerializer,
+        responses={200: ROOM_SCHEMA, 400: ERROR_SCHEMA, 409: ERROR_SCHEMA},
+    )
     @refusals
     def post(self, request, pk):
-        room = services.room_ready(room_id=pk, user=request.user)
+        body = request.data if isinstance(request.data, dict) else {}
+        room = services.room_ready(
+            room_id=pk, user=request.user, client_seed=body.get("client_seed")
+        )
         return Response(selectors.room_payload(room, for_user=request.user))
 
 

@@ -199,7 +199,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(_error("spectator", "spectators cannot play"))
             return
         if kind == "ready":
-            await database_sync_to_async(services.room_ready)(room_id=self.room_id, user=self.user)
+            await database_sync_to_async(services.room_ready)(
+                room_id=self.room_id, user=self.user, client_seed=msg.get("client_seed")
+            )
             return
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))

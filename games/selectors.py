@@ -12,7 +12,7 @@ from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
-from games.rules import HandState, get_variant
+from games.rules import HandState, commitment, get_variant
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
@@ -28,6 +28,8 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "auto": seat.auto,
         "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
+        # Sent with ready for the next deal (public, like the commitment); None: not yet.
+        "client_seed": seat.client_seed or None,
     }
 
 
@@ -57,6 +59,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "seats": [_seat_payload(s, present) for s in seats],
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
+        **_next_deal(room),
         "ws": room.ws_path,
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
@@ -65,6 +68,18 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         out["code"] = room.code
         out["my_seat"] = mine.index
     return out
+
+
+def _next_deal(room: Room) -> dict:
+    """The next hand's public deal inputs, known to every seat before it is dealt: the
+    commitment to its server seed (never the seed) and its number."""
+    if room.status == Room.Status.FINISHED:
+        return {"next_commitment": None, "next_hand_number": None}
+    playing = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    return {
+        "next_commitment": commitment(room.next_server_seed),
+        "next_hand_number": room.hands_played + (2 if playing else 1),
+    }
 
 
 def present_seats(room_id, now: datetime | None = None) -> set[int]:

@@ -42,6 +42,7 @@ from games.rules import (
     new_match,
 )
 from games.rules.bots import choose_action
+from games.rules.rng import CLIENT_SEED_BYTES
 from games.selectors import present_seats, seat_viewers
 
 User = get_user_model()
@@ -293,8 +294,29 @@ def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
     return room
 
 
+def _check_client_seed(client_seed) -> str:
+    """A client seed as sent with ready: 16 bytes as 32 lowercase hex digits (None: none)."""
+    if client_seed is None:
+        return ""
+    if (
+        not isinstance(client_seed, str)
+        or len(client_seed) != 2 * CLIENT_SEED_BYTES
+        or not set(client_seed) <= set("0123456789abcdef")
+    ):
+        raise ServiceError(
+            "bad_client_seed",
+            f"client_seed must be {2 * CLIENT_SEED_BYTES} lowercase hex digits (16 random bytes)",
+        )
+    return client_seed
+
+
 @transaction.atomic
-def room_ready(*, room_id, user) -> Room:
+def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
+    """Ready for the next hand, optionally with this seat's client seed for its deal.
+
+    The seed is checked before anything is touched; sent again while already ready, it
+    replaces the earlier one (until the deal, when seeds are fixed)."""
+    seed = _check_client_seed(client_seed)
     room = _lock_room(room_id)
     seat = next((s for s in _seats(room) if s.user_id == user.pk and not s.left), None)
     if seat is None:
@@ -302,9 +324,17 @@ def room_ready(*, room_id, user) -> Room:
     if room.status == Room.Status.FINISHED:
         raise ServiceError("game_over", "this room's game is over", 409)
     if seat.ready:
-        return room  # nothing changed: nothing to tell the table
+        if seed and seed != seat.client_seed and _current_hand(room) is None:
+            seat.client_seed = seed
+            seat.save(update_fields=["client_seed"])
+            publish.room_changed_on_commit(room.pk)
+        return room  # otherwise nothing changed: nothing to tell the table
     seat.ready = True
-    seat.save(update_fields=["ready"])
+    fields = ["ready"]
+    if seed:
+        seat.client_seed = seed
+        fields.append("client_seed")
+    seat.save(update_fields=fields)
     if _maybe_start_hand(room) is None:
         _auto_ready_clock(room)
     publish.room_changed_on_commit(room.pk)

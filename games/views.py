@@ -224,6 +224,7 @@ def error_messages() -> dict[str, str]:
         "bad_tile": _("That is not a tile of this game."),
         "rate_limited": _("Too many requests; wait a moment."),
         "network": _("No connection to the server."),
+        "bad_client_seed": _("Your browser sent a malformed random seed; reload the page."),
     }
 
 

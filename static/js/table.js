@@ -400,9 +400,17 @@ function canReady() {
   return !state || state.phase === "ended";
 }
 
+// This seat's share of the next deal's randomness: 16 bytes from Web Crypto, drawn after the
+// server committed to its seed (room.next_commitment), so neither side can steer the wall.
+function clientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function sendReady() {
-  if (!socket.send({ t: "ready" })) {
-    api("POST", `/api/rooms/${room.id}/ready/`).catch((e) => toast(refusal(e)));
+  const client_seed = clientSeed();
+  if (!socket.send({ t: "ready", client_seed })) {
+    api("POST", `/api/rooms/${room.id}/ready/`, { client_seed }).catch((e) => toast(refusal(e)));
   }
 }
 
