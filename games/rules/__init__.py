@@ -26,6 +26,7 @@ from .engine import (
 )
 from .match import MatchState
 from .options import OptionsError
+from .record import check_record, frames, make_record
 from .rng import DealSeeds, SeedStream, commitment, default_client_seed
 from .state import HandState
 from .tiles import TileError
@@ -44,12 +45,15 @@ __all__ = [
     "apply",
     "available",
     "awaited",
+    "check_record",
     "commitment",
     "default_client_seed",
     "deltas",
     "events_for",
+    "frames",
     "get_variant",
     "legal_actions",
+    "make_record",
     "new_hand",
     "new_match",
     "next_match",

@@ -1,4 +1,4 @@
-"""``python -m games.rules {evaluate,waits,simulate}``."""
+"""``python -m games.rules {evaluate,waits,simulate,wall,replay}``."""
 
 from __future__ import annotations
 
@@ -87,6 +87,114 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def _trivial(value) -> bool:
+    """Nothing to show: None, False, 0, empty, or a container of such."""
+    if isinstance(value, (list, tuple)):
+        return all(_trivial(x) for x in value)
+    if isinstance(value, dict):
+        return all(_trivial(x) for x in value.values())
+    return not value
+
+
+def cmd_wall(args) -> int:
+    from .engine import deal_wall, new_hand
+    from .rng import DealSeeds, SeedStream
+
+    def fail(message: str) -> int:
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        rules = json.loads(args.rules) if args.rules else None
+    except json.JSONDecodeError as e:
+        return fail(f"--rules is not valid JSON: {e}")
+    try:
+        match = json.loads(args.match) if args.match else None
+    except json.JSONDecodeError as e:
+        return fail(f"--match is not valid JSON: {e}")
+    if match is not None and not isinstance(match, dict):
+        return fail("--match must be a JSON object (the record's match)")
+    client = [c.strip().lower() for c in args.client_seeds.split(",")]
+    try:
+        v = get_variant(args.variant)
+        opts = v.resolve_options(rules)
+        seeds = DealSeeds(args.server_seed.strip().lower(), tuple(client), args.hand)
+        d = deal_wall(v.key, opts, seeds, args.dealer, match)
+        state = new_hand(v.key, opts, seeds, args.dealer, match)
+    except ValueError as e:  # UnknownVariant, OptionsError and bad seeds are ValueErrors
+        return fail(str(e))
+    rolled = args.dealer is None and (match is None or match.get("dealer") is None)
+    dice = list(SeedStream(seeds).dice()) if rolled else None
+    wall = [T.to_str(t) for t in d.wall]
+    dealt, rest = [], list(d.wall)
+    for k in range(4):
+        n = 14 if k == d.dealer else 13
+        dealt.append(T.fmt(rest[:n]))
+        del rest[:n]
+    vs = {k: val for k, val in state.vs.items() if not _trivial(val)}
+    out = {
+        "variant": v.key,
+        "hand_number": seeds.hand_number,
+        "commitment": seeds.commitment,
+        "dealer": d.dealer,
+        "dealer_dice": dice,
+        "wall": wall,
+        "break_start": d.break_start,
+        "dealt": dealt,
+        "indicator": T.to_str(state.indicator) if state.indicator is not None else None,
+        "dead": [T.to_str(t) for t in state.dead],
+        "flowers": [T.fmt(f) for f in state.flowers],
+        "live_wall": len(state.wall),
+        "vs": vs,
+    }
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"variant {v.key}, hand {seeds.hand_number}, commitment {seeds.commitment}")
+    how = f"dice {dice[0]}+{dice[1]}" if dice else "named by the match" if match else "given"
+    print(f"dealer: seat {d.dealer} ({how})")
+    print(
+        f"wall: {len(wall)} tiles in draw order (the deal and draws take the front, "
+        f"replacements the back; rotated {d.break_start} from the shuffle):"
+    )
+    print(" ".join(wall))
+    for k in range(4):
+        print(f"dealt seat {k}{' (dealer)' if k == d.dealer else ''}: {dealt[k]}")
+    if state.indicator is not None:
+        print(f"indicator: {out['indicator']} (set aside: {' '.join(out['dead'])})")
+    if any(state.flowers):
+        laid = [f"seat {k}: {f}" for k, f in enumerate(out["flowers"]) if f]
+        print("flowers laid out at the deal (replaced from the back): " + ", ".join(laid))
+    print(f"live wall after the deal: {len(state.wall)} tiles")
+    if vs:
+        print("variant draws: " + json.dumps(vs, ensure_ascii=False))
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .record import check_record
+
+    try:
+        record = json.loads(sys.stdin.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        result = {"ok": False, "error": f"stdin is not a JSON hand record: {e}"}
+    else:
+        result = check_record(record)
+    print(json.dumps(result, ensure_ascii=False))
+    return 0 if result["ok"] else 1
+
+
+WALL_HELP = """\
+Deal a hand from its seeds and print the wall in tile notation ("5m" = 5 of characters,
+p dots, s bamboo, z honours 1-7 = E S W N white green red, f flowers 1-8), one tile per word
+in draw order: the deal and the draws take the front, kong and flower replacements the
+back.  Also printed: the commitment (sha256 of the server seed), the dealer (and the dice
+when they chose), the hands as dealt from the front (seat 0 first, 14 to the dealer),
+the indicator and tiles set aside, flowers laid out at the deal, and whatever else the
+variant drew from the stream (e.g. dice, 换三张 direction).  Byte layout:
+games/rules/README.md."""
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.rules")
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -101,8 +209,40 @@ def main(argv=None) -> int:
     s.add_argument("--hands", type=int, default=100)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--rules")
+    wl = sub.add_parser(
+        "wall",
+        help="print a hand's wall in tile notation from its seeds",
+        description=WALL_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    wl.add_argument("--variant", required=True)
+    wl.add_argument("--server-seed", required=True, help="64 hex digits (revealed after the hand)")
+    wl.add_argument(
+        "--client-seeds", required=True, help="four seeds of 32 hex digits, seat order, commas"
+    )
+    wl.add_argument("--hand", type=int, required=True, help="the hand number (1, 2, …)")
+    wl.add_argument("--rules", help="house rules as JSON (the record's rules)")
+    who = wl.add_mutually_exclusive_group()
+    who.add_argument("--match", help="the record's match as JSON (when it is not null)")
+    who.add_argument("--dealer", type=int, help="the dealer seat (a record whose match is null)")
+    wl.add_argument("--json", action="store_true", help="print one JSON object instead")
+    sub.add_parser(
+        "replay",
+        help="check a finished hand's record (JSON on stdin): re-deal, re-apply every action",
+        description="Reads a hand record (GET /api/hands/{id}/) on stdin, re-deals it from "
+        "the revealed seeds, re-applies every action and compares each recorded result and "
+        'the settlement.  Prints {"ok": true, "transfers": [...], "deltas": [...]} (exit 0) '
+        'or {"ok": false, "error": ..., "seq": n} at the first action that differs (exit 1).',
+    )
     args = parser.parse_args(argv)
-    return {"evaluate": cmd_evaluate, "waits": cmd_waits, "simulate": cmd_simulate}[args.cmd](args)
+    commands = {
+        "evaluate": cmd_evaluate,
+        "waits": cmd_waits,
+        "simulate": cmd_simulate,
+        "wall": cmd_wall,
+        "replay": cmd_replay,
+    }
+    return commands[args.cmd](args)
 
 
 if __name__ == "__main__":
