@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
@@ -12,7 +13,8 @@ from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, Presence, Room, Seat, Settlement
-from games.rules import HandState, commitment, get_variant
+from games.rules import DealSeeds, HandState, commitment, get_variant
+from games.rules.record import frames, make_record
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
@@ -170,3 +172,84 @@ def settled_payload(hand: Hand) -> dict | None:
         "scores": [s.score for s in seats],
         "ratings": sorted(changes, key=lambda c: c["seat"]),
     }
+
+
+# --------------------------------------------------------------------------
+# Hand records (issue 14): the public record of one hand, for replays and checks
+
+
+def hand_visible_to(hand: Hand, user) -> bool:
+    """A private (or club) room's hands are for the players who sat at them; every
+    other hand is public."""
+    room = hand.room
+    if not (room.private or club_selectors.room_hidden_from(room.club_id, user)):
+        return True
+    return user is not None and user.is_authenticated and user.pk in hand.players
+
+
+def _deal_inputs(hand: Hand):
+    """``(seeds, dealer, match)`` exactly as ``new_hand`` was called for this hand: the
+    match it was dealt under (its dealer None when the dice chose)."""
+    seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+    dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
+    return seeds, dealer, match
+
+
+def _players(hand: Hand) -> list[dict]:
+    ids = [p for p in hand.players if p]
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
+    out = []
+    for seat, user_id in enumerate(hand.players):
+        user = users.get(user_id)
+        out.append(
+            {
+                "seat": seat,
+                "user_id": user_id,
+                "name": user.shown_name if user else None,
+                "is_bot": bool(user and user.is_bot),
+                "bot_names": display_names(user),
+            }
+        )
+    return out
+
+
+def hand_record(hand: Hand) -> dict:
+    """The hand's record (``games.rules.replay.make_record``) with the site's facts: id,
+    room, players, status and the stored settlement.  Before the hand is over it holds
+    no server seed and no actions (the caller checks who may read it)."""
+    over = hand.status == Hand.Status.ENDED
+    seeds, dealer, match = _deal_inputs(hand)
+    log = [(a.seat, a.action) for a in hand.actions.order_by("seq")] if over else []
+    record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
+    settlement = Settlement.objects.filter(hand=hand).first() if over else None
+    record.update(
+        {
+            "id": hand.pk,
+            "room": hand.room_id,
+            "players": _players(hand),
+            "status": hand.status,
+            "started_at": hand.started_at.isoformat(),
+            "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+            "settlement": (
+                {"transfers": settlement.transfers, "deltas": settlement.deltas}
+                if settlement is not None
+                else None
+            ),
+        }
+    )
+    return record
+
+
+def hand_frames(record: dict) -> list[dict]:
+    """Every step of a finished hand's replay, all hands face up (``replay.frames``)."""
+    return frames(record)
+
+
+def room_hands(room: Room) -> list[dict]:
+    """The room's finished hands, newest first, for the room page's list."""
+    rows = (
+        Hand.objects.filter(room=room, status=Hand.Status.ENDED)
+        .order_by("-number")
+        .values("pk", "number", "ended_at")
+    )
+    return [{"id": r["pk"], "number": r["number"], "ended_at": r["ended_at"]} for r in rows]

@@ -274,7 +274,9 @@ export async function verify(record, first, seeds = {}) {
   const out = {
     commitment: { ok: computed === record.commitment, expected: record.commitment, computed },
   };
-  const matchDealer = record.match && "dealer" in record.match ? record.match.dealer : null;
+  // The deal's inputs: the match it was dealt under (its dealer null when the dice chose),
+  // or, for a hand dealt outside a match, the record's dealer.
+  const matchDealer = record.match ? (record.match.dealer ?? null) : record.dealer;
   const d = await deal(record.variant, record.rules, {
     server_seed: serverSeed, client_seeds: clientSeeds, hand_number: handNumber,
   }, matchDealer);

@@ -253,3 +253,126 @@ def test_the_room_payload_commits_and_never_shows_the_seed(make_user):
     assert body["next_commitment"] == commitment(room.next_server_seed)
     assert room.next_server_seed not in json.dumps(body)
     assert Hand.objects.get(room=room).server_seed not in json.dumps(body)
+
+
+# --------------------------------------------------------------------------
+# GET /api/hands/{id}/
+
+
+def played_hand(make_user, name="ann", **options):
+    from tests.games.conftest import play_out
+
+    user = make_user(name)
+    room = services.room_create(owner=user, variant="sichuan", bots=3, hands=1, **options)
+    services.room_ready(room_id=room.pk, user=user, client_seed=ANN_SEED)
+    return user, room, play_out(room)
+
+
+RECORD_KEYS = {
+    "variant",
+    "rules",
+    "match",
+    "dealer",
+    "hand_number",
+    "commitment",
+    "client_seeds",
+    "server_seed",
+    "actions",
+    "settlement",
+    "id",
+    "room",
+    "players",
+    "status",
+}
+
+
+def test_a_finished_hands_record_checks_and_agrees_with_the_stored_settlement(make_user, client):
+    from games.models import Settlement
+    from games.rules.record import check_record
+
+    ann, room, hand = played_hand(make_user)
+    r = client.get(f"/api/hands/{hand.pk}/")  # anyone may read a public table's hands
+    assert r.status_code == 200, r.content
+    record = r.json()
+    assert RECORD_KEYS <= set(record)
+    assert record["id"] == hand.pk and record["room"] == room.pk and record["status"] == "ended"
+    assert record["variant"] == "sichuan" and record["hand_number"] == 1
+    assert record["server_seed"] == hand.server_seed
+    assert record["commitment"] == commitment(hand.server_seed)
+    assert record["client_seeds"][0] == ANN_SEED
+    assert [p["name"] for p in record["players"]][0] == "ann"
+    assert [p["is_bot"] for p in record["players"]] == [False, True, True, True]
+    assert [a["seq"] for a in record["actions"]] == list(range(1, hand.actions.count() + 1))
+    stored = Settlement.objects.get(hand=hand)
+    assert record["settlement"] == {"transfers": stored.transfers, "deltas": stored.deltas}
+    checked = check_record(record)
+    assert checked["ok"], checked
+    assert checked["deltas"] == stored.deltas
+    # A tampered record fails at the action that was changed.
+    tampered = json.loads(json.dumps(record))
+    k = next(i for i, a in enumerate(tampered["actions"]) if a["action"]["type"] == "discard")
+    tampered["actions"][k]["result"] = "0" * 16
+    bad = check_record(tampered)
+    assert not bad["ok"] and bad["seq"] == k + 1
+    other = dict(record, server_seed="0" * 64)
+    assert not check_record(other)["ok"]
+
+
+def test_frames_replay_the_hand_to_its_end(make_user, client):
+    ann, room, hand = played_hand(make_user)
+    frames = client.get(f"/api/hands/{hand.pk}/frames/").json()
+    assert len(frames) == hand.actions.count() + 1
+    assert frames[0]["seq"] == 0 and frames[0]["view"]["phase"] != "ended"
+    assert all("hand" in p for p in frames[0]["view"]["players"])  # all face up
+    assert frames[-1]["view"]["phase"] == "ended"
+    final = HandState.from_json(hand.state)
+    from games.rules import tiles as T
+
+    assert [p["hand"] for p in frames[-1]["view"]["players"]] == [T.fmt(h) for h in final.hands]
+
+
+def test_a_private_tables_hands_are_for_its_players_only(make_user, client):
+    ann, room, hand = played_hand(make_user, private=True)
+    for who in (client, logged_in(make_user("bob"))):
+        for url in (f"/api/hands/{hand.pk}/", f"/api/hands/{hand.pk}/frames/"):
+            r = who.get(url)
+            assert r.status_code == 403
+            body = r.json()
+            assert body["code"] == "private_hand" and body["detail"]
+            assert hand.server_seed not in r.content.decode()
+    r = logged_in(ann).get(f"/api/hands/{hand.pk}/")
+    assert r.status_code == 200 and r.json()["server_seed"] == hand.server_seed
+
+
+def test_unknown_hand_is_404_in_the_error_shape(client):
+    r = client.get("/api/hands/987654/")
+    assert r.status_code == 404
+    assert r.json() == {"code": "unknown_hand", "detail": "no such hand"}
+    assert client.get("/api/hands/987654/frames/").status_code == 404
+
+
+def test_a_hand_in_play_shows_no_seed_and_no_actions(make_user, client):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann, client_seed=ANN_SEED)
+    from tests.games.conftest import sweep
+
+    sweep()  # the bots answer what they can: some actions are logged
+    hand = Hand.objects.get(room=room)
+    assert hand.status == Hand.Status.PLAYING
+    r = client.get(f"/api/hands/{hand.pk}/")
+    assert r.status_code == 200
+    record = r.json()
+    assert "server_seed" not in record and "actions" not in record
+    assert record["settlement"] is None and record["status"] == "playing"
+    assert record["commitment"] == hand.commitment and record["client_seeds"][0] == ANN_SEED
+    assert hand.server_seed not in r.content.decode()
+    r = client.get(f"/api/hands/{hand.pk}/frames/")
+    assert r.status_code == 409 and r.json()["code"] == "hand_in_play"
+
+
+def test_the_schema_describes_the_hand_record(client):
+    r = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    text = r.content.decode()
+    assert r.status_code == 200
+    assert "/api/hands/{id}/" in text and "hand_record" in text
