@@ -248,6 +248,7 @@ function handle(msg) {
     if (!handEnd || handEnd.hand !== d.hand) settled = null;
     handEnd = d;
     renderResult();
+    addHandLink(d);
   } else if (msg.t === "settled") {
     if (handEnd && d.hand === handEnd.hand) {
       settled = d;
@@ -267,6 +268,21 @@ function handle(msg) {
     if (d.code === "stale" || /version/i.test(d.message || "")) socket.send({ t: "sync" });
     if (state) renderActions();
   }
+}
+
+/** The room's "Hands" menu: a finished hand's replay link, newest first. */
+function addHandLink(d) {
+  const list = $("#room-hands-list");
+  if (!list || !d.hand_id || list.querySelector(`[data-hand-id="${d.hand_id}"]`)) return;
+  const li = el("li", "");
+  li.dataset.handId = d.hand_id;
+  const a = el("a", "", fmt(S.hand_link, { n: d.hand }));
+  a.href = `/hands/${d.hand_id}/`;
+  li.append(a);
+  list.prepend(li);
+  $("#menu-hands").hidden = false;
+  const none = $("#room-hands-none");
+  if (none) none.remove();
 }
 
 // ---- room ------------------------------------------------------------------------------
@@ -1134,6 +1150,15 @@ function renderResult() {
     a.href = boot.lobby_url;
     foot.append(a);
   }
+  if (handEnd.hand_id) {
+    // The replay of this hand, with the check of its deal against the revealed seed.
+    const replay = el("a", "button button-quiet", S.replay_hand);
+    replay.id = "result-replay";
+    replay.href = `/hands/${handEnd.hand_id}/`;
+    replay.target = "_blank";
+    replay.rel = "noopener";
+    foot.append(replay);
+  }
   const close = el("button", "button button-quiet", S.close);
   close.id = "btn-result-close";
   close.onclick = closeResult;
@@ -1320,6 +1345,7 @@ $("#my-hand").title = S.keys;
 window.__table = {
   get state() { return state; },
   get room() { return room; },
+  get handEnd() { return handEnd; },
   tileLabel,
   sync: () => socket.send({ t: "sync" }),
 };

@@ -376,3 +376,67 @@ def test_the_schema_describes_the_hand_record(client):
     text = r.content.decode()
     assert r.status_code == 200
     assert "/api/hands/{id}/" in text and "hand_record" in text
+
+
+# --------------------------------------------------------------------------
+# The hand page and the links to it
+
+
+def test_the_hand_page_replays_and_verifies_a_finished_hand_in_both_languages(make_user, client):
+    from tests.ux.test_translations import english_in
+
+    ann, room, hand = played_hand(make_user)
+    for language in ("zh-hans", "en"):
+        client.cookies["django_language"] = language
+        r = client.get(f"/hands/{hand.pk}/")
+        assert r.status_code == 200
+        page = r.content.decode()
+        assert 'id="verify"' in page and 'id="rp-board"' in page and "js/replay.js" in page
+        assert hand.commitment in page and hand.server_seed in page
+        boot = r.context["boot"]
+        assert boot["record"]["server_seed"] == hand.server_seed and boot["over"] is True
+        assert boot["frames_url"] == f"/api/hands/{hand.pk}/frames/"
+        if language == "zh-hans":
+            assert "验证发牌" in page
+            assert english_in(page, {"ann", "Web Crypto"}) == []
+        else:
+            assert "Verify the deal" in page
+
+
+def test_a_hand_in_play_has_a_page_without_its_seed(make_user, client):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room)
+    r = client.get(f"/hands/{hand.pk}/")
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="replay-pending"' in page
+    assert hand.commitment in page and hand.server_seed not in page
+    assert "js/replay.js" not in page
+
+
+def test_a_private_hand_page_is_a_friendly_403_for_outsiders(make_user, client):
+    ann, room, hand = played_hand(make_user, private=True)
+    client.cookies["django_language"] = "en"
+    r = client.get(f"/hands/{hand.pk}/")
+    assert r.status_code == 403
+    page = r.content.decode()
+    assert 'id="hand-private"' in page and "Private hand" in page
+    assert hand.server_seed not in page and hand.commitment not in page
+    client.force_login(make_user("bob"))
+    r = client.get(f"/hands/{hand.pk}/")
+    assert r.status_code == 403 and 'id="hand-private"' in r.content.decode()
+    client.force_login(ann)
+    assert client.get(f"/hands/{hand.pk}/").status_code == 200
+    assert client.get("/hands/987654/").status_code == 404
+
+
+def test_the_room_and_the_profile_link_to_the_hands_replays(make_user, client):
+    ann, room, hand = played_hand(make_user)
+    client.force_login(ann)
+    page = client.get(f"/rooms/{room.pk}/").content.decode()
+    assert f'href="/hands/{hand.pk}/"' in page and 'id="room-hands-list"' in page
+    strings = client.get(f"/rooms/{room.pk}/").context["boot"]["strings"]
+    assert strings["replay_hand"] == "回放并验证这一局"  # the result dialog's link
+    page = client.get("/accounts/profile/").content.decode()
+    assert f'href="/hands/{hand.pk}/"' in page
