@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import expect
 
 from games.rules import commitment, default_client_seed
-from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
 
@@ -42,6 +42,9 @@ def play_a_hand(page, base: str, variant: str) -> dict:
     expect(page.locator("#result[open]")).to_be_visible(timeout=120000)
     end = page.evaluate("() => window.__table.handEnd")
     assert end["commitment"] == promised == commitment(end["server_seed"])
+    # The room's Hands menu lists it as soon as it ends.
+    item = page.locator(f'#room-hands-list a[href="/hands/{end["hand_id"]}/"]')
+    expect(item).to_have_count(1)
     return end
 
 
@@ -145,4 +148,10 @@ def test_the_replay_steps_plays_and_shares_a_step(browser, live_server_url, scre
     page.reload()
     expect(board).to_have_attribute("data-step", "3", timeout=20000)
     expect(page.locator("#verify-result")).to_have_attribute("data-ok", "true", timeout=20000)
+    # On a phone the page fits its width: nothing sticks out sideways.
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, wide
+    page.screenshot(path=str(screenshots_dir / "hand-replay-390x844.png"), full_page=True)
     assert errors == []
