@@ -255,6 +255,15 @@ def _readable_hand(pk, user) -> Hand:
     return hand
 
 
+def _record_of(hand: Hand) -> dict:
+    record = selectors.hand_record(hand)
+    if record is None:
+        raise services.ServiceError(
+            "no_record", "this hand was dealt before verifiable deals: it has no record", 409
+        )
+    return record
+
+
 class HandRecordView(APIView):
     """``GET /api/hands/{id}/``: the record ``python -m games.rules replay`` checks."""
 
@@ -267,7 +276,7 @@ class HandRecordView(APIView):
     @refusals
     def get(self, request, pk):
         hand = _readable_hand(pk, request.user)
-        return Response(selectors.hand_record(hand))
+        return Response(_record_of(hand))
 
 
 class HandFramesView(APIView):
@@ -292,4 +301,4 @@ class HandFramesView(APIView):
             raise services.ServiceError(
                 "hand_in_play", "this hand is still being played: replays open when it ends", 409
             )
-        return Response(selectors.hand_frames(selectors.hand_record(hand)))
+        return Response(selectors.hand_frames(_record_of(hand)))

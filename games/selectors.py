@@ -213,14 +213,19 @@ def _players(hand: Hand) -> list[dict]:
     return out
 
 
-def hand_record(hand: Hand) -> dict:
-    """The hand's record (``games.rules.replay.make_record``) with the site's facts: id,
+def hand_record(hand: Hand) -> dict | None:
+    """The hand's record (``games.rules.record.make_record``) with the site's facts: id,
     room, players, status and the stored settlement.  Before the hand is over it holds
-    no server seed and no actions (the caller checks who may read it)."""
+    no server seed and no actions (the caller checks who may read it).  None for a hand
+    that cannot be re-dealt: dealt before verifiable deals (no client seeds), or a log
+    that no longer applies (``manage.py hand_verify`` says which)."""
     over = hand.status == Hand.Status.ENDED
-    seeds, dealer, match = _deal_inputs(hand)
     log = [(a.seat, a.action) for a in hand.actions.order_by("seq")] if over else []
-    record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
+    try:
+        seeds, dealer, match = _deal_inputs(hand)
+        record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
+    except ValueError:
+        return None
     settlement = Settlement.objects.filter(hand=hand).first() if over else None
     record.update(
         {

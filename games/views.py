@@ -354,6 +354,8 @@ def hand(request, pk):
         return render(request, "games/hand_private.html", {"hand": hand}, status=403)
     variant = get_variant(hand.variant)
     record = selectors.hand_record(hand)
+    if record is None:
+        return render(request, "games/hand_private.html", {"hand": hand, "no_record": True})
     over = hand.status == Hand.Status.ENDED
     lang = "en" if (get_language() or "").startswith("en") else "zh-hans"
     names = [p["bot_names"][lang] if p["bot_names"] else p["name"] for p in record["players"]]

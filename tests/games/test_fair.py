@@ -440,3 +440,24 @@ def test_the_room_and_the_profile_link_to_the_hands_replays(make_user, client):
     assert strings["replay_hand"] == "回放并验证这一局"  # the result dialog's link
     page = client.get("/accounts/profile/").content.decode()
     assert f'href="/hands/{hand.pk}/"' in page
+
+
+def test_a_hand_dealt_before_verifiable_deals_is_answered_not_crashed(make_user, client):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    legacy = Hand.objects.create(
+        room=room,
+        number=1,
+        variant="sichuan",
+        rules={},
+        server_seed="",
+        commitment="",
+        players=[s.user_id for s in room.seats.order_by("index")],
+        state={},
+        status=Hand.Status.ENDED,
+    )
+    r = client.get(f"/api/hands/{legacy.pk}/")
+    assert r.status_code == 409 and r.json()["code"] == "no_record"
+    assert client.get(f"/api/hands/{legacy.pk}/frames/").status_code == 409
+    r = client.get(f"/hands/{legacy.pk}/")
+    assert r.status_code == 200 and 'id="hand-no-record"' in r.content.decode()
