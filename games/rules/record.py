@@ -86,7 +86,8 @@ def make_record(
     if not isinstance(seeds, DealSeeds):
         raise ValueError("seeds must be DealSeeds")
     v = get_variant(variant)
-    opts = rules if isinstance(rules, Options) else v.resolve_options(rules)
+    # Stored rules may name renamed or retired options: read them as stored snapshots are.
+    opts = rules if isinstance(rules, Options) else v.options.resolve_stored(rules)
     if isinstance(match, dict):  # {}: no match (hands stored before matches existed)
         match = MatchState.from_json(match) if match else None
     if match is None and dealer is None:

@@ -148,6 +148,70 @@ def test_every_variant_deals_as_the_reference_shuffles(server, clients, hand):
         assert d.wall == shuffled[k:] + shuffled[:k]
 
 
+def _reference_hand(variant, rules, seeds: DealSeeds):
+    """The whole deal as README.md describes it, steps 1 to 7, from ``hmac`` alone
+    (the variant is asked only for its tile set and, for 补花, which flowers are wild)."""
+    v = get_variant(variant)
+    opts = v.resolve_options(rules)
+    words = _words(seeds.server_seed, seeds.client_seeds, seeds.hand_number)
+    d1, d2 = _below(words, 6) + 1, _below(words, 6) + 1  # 1. no dealer named
+    dealer = (d1 + d2 - 1) % 4
+    wall = list(v.wall_tiles(opts))  # 2. the tile set in index order
+    for i in range(len(wall) - 1, 0, -1):  # 3. Fisher–Yates from the back
+        j = _below(words, i + 1)
+        wall[i], wall[j] = wall[j], wall[i]
+    extra = {}
+    if variant == "ningbo":  # 4. the break
+        w1, w2 = _below(words, 6) + 1, _below(words, 6) + 1
+        start = 36 * ((dealer + w1 + w2 - 1) % 4) + 2 * max(w1, w2)
+        wall = wall[start:] + wall[:start]
+        extra["dice"] = [w1, w2]
+    hands = []
+    for k in range(4):  # 5. the deal, seat 0 first
+        n = 14 if k == dealer else 13
+        hands.append(sorted(wall[:n]))
+        del wall[:n]
+    indicator = None  # 6. after the deal
+    if variant == "hangzhou":
+        indicator = wall.pop()
+    elif variant == "ningbo":
+        indicator = wall.pop(len(wall) - 2 * min(extra["dice"]))
+    elif variant == "sichuan" and opts.huan_san_zhang:
+        extra["exchange_dir"] = 1 + _below(words, 3)
+    flowers = [[] for _ in range(4)]
+    wild = v.wild_kinds_for(indicator, opts) if indicator is not None else frozenset()
+    changed = True
+    while changed and variant == "ningbo":  # 7. 补花 from the dealer, from the back
+        changed = False
+        for k in range(4):
+            seat = (dealer + k) % 4
+            for t in [t for t in hands[seat] if t >= T.FLOWER and t not in wild]:
+                hands[seat].remove(t)
+                flowers[seat].append(t)
+                hands[seat] = sorted([*hands[seat], wall.pop()])
+                changed = True
+    return dealer, hands, wall, indicator, [sorted(f) for f in flowers], extra
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    server=st.binary(min_size=32, max_size=32),
+    clients=st.lists(st.binary(min_size=16, max_size=16), min_size=4, max_size=4),
+    hand=st.integers(1, 2**32 - 1),
+    exchange=st.booleans(),
+)
+def test_every_variant_deals_as_the_readme_says(server, clients, hand, exchange):
+    seeds = DealSeeds(server.hex(), tuple(c.hex() for c in clients), hand)
+    for v in available():
+        rules = {"huan_san_zhang": exchange} if v.key == "sichuan" else None
+        dealer, hands, wall, indicator, flowers, extra = _reference_hand(v.key, rules, seeds)
+        state = new_hand(v.key, rules, seeds)
+        assert (state.dealer, state.hands, state.wall) == (dealer, hands, wall), v.key
+        assert (state.indicator, state.flowers) == (indicator, flowers), v.key
+        for key, value in extra.items():
+            assert state.vs[key] == value, (v.key, key)
+
+
 # --------------------------------------------------------------------------
 # The commitment and the seeds
 
