@@ -186,6 +186,11 @@ def ui_strings() -> dict[str, str]:
         # Issue 14: replays and the check of the deal.
         "replay_hand": _("Replay and check this hand"),
         "hand_link": _("Hand %(n)s: replay and check"),
+        "commitment": _("Deal commitment"),
+        "commitment_help": _(
+            "SHA-256 of the server's secret seed for this deal, fixed before anyone is "
+            "ready: the seed is revealed when the hand ends, so you can check the deal."
+        ),
     }
 
 

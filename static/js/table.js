@@ -369,6 +369,17 @@ function renderPrestart() {
   box.append(list);
   // The rules' countdown for the last player to be ready (Ningbo), filled in by tick().
   box.append(el("p", "prestart-next starts-in", ""));
+  if (room.next_commitment) {
+    // The server's seed for this deal is fixed already: its SHA-256, checkable afterwards.
+    const fair = el("p", "prestart-fair", `${S.commitment}: `);
+    fair.id = "prestart-commitment";
+    const code = el("code", "", `${room.next_commitment.slice(0, 16)}…`);
+    code.title = room.next_commitment;
+    fair.dataset.commitment = room.next_commitment;
+    fair.append(code);
+    fair.title = S.commitment_help;
+    box.append(fair);
+  }
   const row = el("div", "prestart-actions");
   if (canReady()) row.append(readyButton(S.ready));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {

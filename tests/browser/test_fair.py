@@ -36,6 +36,8 @@ def play_a_hand(page, base: str, variant: str) -> dict:
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
     page.wait_for_function("() => window.__table.room !== null")
     promised = page.evaluate("() => window.__table.room.next_commitment")
+    # Shown to the player before the deal.
+    expect(page.locator("#prestart-commitment")).to_have_attribute("data-commitment", promised)
     page.locator("#btn-ready").click()
     expect(page.locator("#btn-auto")).to_be_visible(timeout=15000)
     assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200
