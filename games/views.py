@@ -335,6 +335,10 @@ def replay_strings() -> dict[str, str]:
             "Match: these seeds deal exactly the hands, flowers and indicator of the replay."
         ),
         "deal_bad": _("Mismatch: these seeds deal other tiles than the ones played (%(what)s)."),
+        "draws_ok": _(
+            "Match: all %(n)s tiles drawn during the hand came from this wall, in order."
+        ),
+        "draws_bad": _("Mismatch: step %(n)s drew %(got)s where this wall gives %(expected)s."),
         "verify_ok": _("Verified: this deal followed from seeds fixed before anyone saw them."),
         "verify_bad": _("Not verified: the seeds do not match what was played."),
         "verify_error": _("These seeds cannot be checked: %(error)s"),

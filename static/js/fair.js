@@ -261,12 +261,47 @@ export function dealNotation(d) {
 }
 
 /**
+ * Every tile drawn during the hand, against the live wall after the deal (`live`, codes):
+ * a draw takes the front, a replacement (kong, flower) the back; a flower met on a draw is
+ * laid out (BonusLaidOut) and replaced from the back. `frames`: the replay's steps, whose
+ * events show every tile (the hand is over). Flowers are unique, so a chain's first flower
+ * is found at whichever end it was drawn from.
+ * Returns {ok, draws, mismatch: {seq, expected, got} | null}.
+ */
+export function checkDraws(live, frames) {
+  let front = 0;
+  let back = live.length - 1;
+  let draws = 0;
+  for (const f of frames) {
+    let chain = false; // inside a draw that met a flower: the rest come from the back
+    for (const e of f.events || []) {
+      if (e.type !== "BonusLaidOut" && e.type !== "TileDrawn") continue;
+      let fromBack;
+      if (e.type === "TileDrawn") fromBack = e.replacement || chain;
+      else if (chain) fromBack = true;
+      else fromBack = live[front] !== e.tile; // where this flower lies (each is unique)
+      const at = fromBack ? back : front;
+      const expected = front <= back ? live[at] : null;
+      if (expected !== e.tile) {
+        return { ok: false, draws, mismatch: { seq: f.seq, expected, got: e.tile ?? null } };
+      }
+      if (fromBack) back -= 1;
+      else front += 1;
+      draws += 1;
+      chain = e.type === "BonusLaidOut";
+    }
+  }
+  return { ok: true, draws, mismatch: null };
+}
+
+/**
  * Check a hand record against its seeds. `seeds` defaults to the record's own (a reader
  * may paste another server seed). `first`: the view of the replay's first frame (every
- * hand face up, as dealt). Returns {commitment: {ok, expected, computed},
- * deal: {ok, checked: [...], mismatches: [...]}, notation} or throws on malformed seeds.
+ * hand face up, as dealt); `frames`: all of them, to check every draw too. Returns
+ * {commitment: {ok, expected, computed}, deal: {ok, checked: [...], mismatches: [...]},
+ * draws: {ok, draws, mismatch} (with frames), notation} or throws on malformed seeds.
  */
-export async function verify(record, first, seeds = {}) {
+export async function verify(record, first, seeds = {}, frames = null) {
   const serverSeed = seeds.server_seed ?? record.server_seed;
   const clientSeeds = seeds.client_seeds ?? record.client_seeds;
   const handNumber = seeds.hand_number ?? record.hand_number;
@@ -299,5 +334,6 @@ export async function verify(record, first, seeds = {}) {
     if (typeof first.wall === "string") compare("wall", fmt(d.wall), first.wall);
   }
   out.deal = { ok: mismatches.length === 0 && checked.length > 0, checked, mismatches };
+  if (frames) out.draws = checkDraws(n.live, frames);
   return out;
 }

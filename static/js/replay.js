@@ -277,14 +277,15 @@ async function runVerify() {
   }
   let res;
   try {
-    res = await verify(record, frames[0] ? frames[0].view : null, { server_seed: seed });
+    res = await verify(record, frames[0] ? frames[0].view : null, { server_seed: seed },
+      frames.length ? frames : null);
   } catch (e) {
     out.dataset.state = "error";
     out.dataset.ok = "false";
     out.replaceChildren(line(false, fmt(S.verify_error, { error: e.message })));
     return;
   }
-  const ok = res.commitment.ok && res.deal.ok;
+  const ok = res.commitment.ok && res.deal.ok && (!res.draws || res.draws.ok);
   out.dataset.state = "done";
   out.dataset.ok = ok ? "true" : "false";
   const head = el("p", `verify-verdict ${ok ? "is-ok" : "is-bad"}`, ok ? S.verify_ok : S.verify_bad);
@@ -300,9 +301,21 @@ async function runVerify() {
   const d = line(res.deal.ok, res.deal.ok ? S.deal_ok : fmt(S.deal_bad, { what }));
   d.id = "verify-deal";
   d.dataset.ok = String(res.deal.ok);
+  const lines = [head, c, d];
+  if (res.draws) {
+    const m = res.draws.mismatch;
+    const text = res.draws.ok ? fmt(S.draws_ok, { n: res.draws.draws })
+      : fmt(S.draws_bad, {
+        n: m.seq, got: m.got ? tileName(m.got) : "?", expected: m.expected ? tileName(m.expected) : "—",
+      });
+    const r = line(res.draws.ok, text);
+    r.id = "verify-draws";
+    r.dataset.ok = String(res.draws.ok);
+    lines.push(r);
+  }
   const wall = el("details", "verify-wall");
   wall.append(el("summary", "", S.wall_order), el("code", "", res.notation.wall.join(" ")));
-  out.replaceChildren(head, c, d, wall);
+  out.replaceChildren(...lines, wall);
 }
 
 function initVerify() {

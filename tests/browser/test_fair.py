@@ -73,6 +73,7 @@ def test_the_verify_panel_matches_a_played_hand_and_catches_a_tampered_seed(
     expect(result).to_have_attribute("data-ok", "true")
     expect(page.locator("#verify-commitment")).to_have_attribute("data-ok", "true")
     expect(page.locator("#verify-deal")).to_have_attribute("data-ok", "true")
+    expect(page.locator("#verify-draws")).to_have_attribute("data-ok", "true")
     expect(page.locator("#verify-verdict")).to_contain_text("Verified")
     page.screenshot(path=str(screenshots_dir / "hand-verify-1280x800.png"), full_page=True)
 
@@ -84,6 +85,7 @@ def test_the_verify_panel_matches_a_played_hand_and_catches_a_tampered_seed(
     expect(result).to_have_attribute("data-ok", "false", timeout=20000)
     expect(page.locator("#verify-commitment")).to_have_attribute("data-ok", "false")
     expect(page.locator("#verify-deal")).to_have_attribute("data-ok", "false")
+    expect(page.locator("#verify-draws")).to_have_attribute("data-ok", "false")
     expect(page.locator("#verify-verdict")).to_contain_text("Not verified")
     # And back to the revealed one: a match again.
     page.fill("#vf-seed", seed)

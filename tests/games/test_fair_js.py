@@ -122,3 +122,66 @@ def test_fair_js_refuses_malformed_seeds(fair_module):
         check=False,
     )
     assert out.returncode != 0 and "lowercase hex" in out.stderr
+
+
+VERIFY = Path(__file__).parent / "js" / "fair_verify.mjs"
+
+
+def js_verify(module: Path, cases: list[dict]) -> list[dict]:
+    out = subprocess.run(
+        [NODE, str(VERIFY), str(module)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def played(variant: str, n: int) -> dict:
+    """A bot-played hand's record and replay frames, as the API serves them."""
+    from games.rules.record import frames, make_record
+    from games.rules.simulate import play_hand
+
+    seeds = DealSeeds.for_test(n, hand_number=n + 1)
+    match = MatchState(dealer=None if n % 2 else n % 4)
+    _, log = play_hand(variant, {}, seeds, match=match, check=False)
+    record = make_record(variant, {}, seeds, None, match, log, over=True)
+    return json.loads(json.dumps({"record": record, "frames": frames(record)}))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_verify_panel_passes_played_hands_and_every_draw(fair_module, variant):
+    cases = [played(variant, n) for n in range(4)]
+    for case, got in zip(cases, js_verify(fair_module, cases), strict=True):
+        drawn = sum(
+            e["type"] in ("TileDrawn", "BonusLaidOut") for f in case["frames"] for e in f["events"]
+        )
+        assert got["commitment"] and got["deal"], got
+        assert got["draws"] == {"ok": True, "draws": drawn, "mismatch": None}
+        assert drawn > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_verify_panel_catches_tampering(fair_module, variant):
+    case = played(variant, 5)
+    seed = case["record"]["server_seed"]
+    other = seed[:-1] + ("0" if seed[-1] != "0" else "1")
+    # A draw the wall did not give: the first drawn tile swapped for another kind.
+    moved = json.loads(json.dumps(case))
+    frame, event = next(
+        (f, e) for f in moved["frames"] for e in f["events"] if e["type"] == "TileDrawn"
+    )
+    event["tile"] = "1z" if event["tile"] != "1z" else "2z"
+    # A dealt hand that is not what the seeds deal.
+    dealt = json.loads(json.dumps(case))
+    p = dealt["frames"][0]["view"]["players"][1]
+    p["hand"] = "1z" + p["hand"] if not p["hand"].startswith("1") else "2z" + p["hand"]
+    seeded, drew, hand = js_verify(fair_module, [dict(case, server_seed=other), moved, dealt])
+    assert not seeded["commitment"] and not seeded["deal"]
+    assert seeded["draws"]["ok"] is False
+    assert drew["commitment"] and drew["deal"] and drew["draws"]["mismatch"]["seq"] == frame["seq"]
+    assert hand["commitment"] and not hand["deal"]
+    assert [m["what"] for m in hand["mismatches"]] == ["hand 1"]
