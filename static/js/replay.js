@@ -55,14 +55,20 @@ function meldEl(m) {
   return g;
 }
 
-function actionText(frame) {
+/** The step's move: who, what, and its tiles drawn as tiles. */
+function actionEl(frame) {
   const a = frame.action;
-  if (!a) return S.deal;
-  const who = seatName(frame.seat);
-  const label = S[a.type] || S.choice;
-  const tiles = a.tile ? ` ${tileName(a.tile)}` : a.tiles ? ` ${a.tiles}` : "";
+  const out = el("strong", "rp-move");
+  if (!a) {
+    out.textContent = S.deal;
+    return out;
+  }
+  out.dataset.type = a.type;
   const extra = a.suit ? ` ${S[a.suit] || a.suit}` : "";
-  return `${who}: ${label}${tiles}${extra}`;
+  out.append(`${seatName(frame.seat)}: ${S[a.type] || S.choice}${extra} `);
+  const tiles = a.tile ? [a.tile] : typeof a.tiles === "string" ? parseTiles(a.tiles) : [];
+  for (const t of tiles) out.append(tileEl(t, "mini"));
+  return out;
 }
 
 function drawsText(frame) {
@@ -148,7 +154,7 @@ function render() {
   $("#rp-step").textContent = fmt(S.step_of, { n: step, total: frames.length - 1 });
   $("#rp-slider").value = String(step);
   const action = $("#rp-action");
-  action.replaceChildren(el("strong", "", actionText(frame)));
+  action.replaceChildren(actionEl(frame));
   for (const d of drawsText(frame)) action.append(el("span", "rp-draw", ` · ${d}`));
   action.dataset.step = step;
   const board = $("#rp-board");
