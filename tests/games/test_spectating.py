@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.utils import timezone
 
-from games import services
-from games.models import Hand
-from games.rules import available
+from games import selectors, services
+from games.models import Hand, HandAction, Room
+from games.rules import DealSeeds, available, replay, view
+from tests.games.conftest import sweep
 from tests.games.test_consumers import connect, cookie_for, drain, play_hand, receive_until
+from tests.live import choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -136,3 +142,182 @@ def test_rest_room_endpoints_show_a_spectator_no_code_and_no_seat(make_user, cli
     # The table page boots a spectator with no seat.
     page = client.get(f"/rooms/{room.pk}/")
     assert page.status_code == 200 and b'"seat": null' in page.content
+
+
+# --------------------------------------------------------------------------
+# The spectator delay
+
+
+def test_the_delay_is_set_at_creation_bounded_and_refused_clearly(make_user, client):
+    ann = make_user("ann")
+    client.force_login(ann)
+    base = {"variant": "sichuan", "bots": 3}
+    for bad in (-1, 301, "10", 1.5, True, [5]):
+        r = client.post("/api/rooms/", {**base, "spectator_delay": bad}, "application/json")
+        assert r.status_code == 400 and r.json()["code"] == "bad_delay", (bad, r.json())
+    assert not Room.objects.exists()
+    r = client.post("/api/rooms/", base, "application/json")
+    assert r.status_code == 201 and r.json()["spectator_delay"] == 0  # casual rooms: live
+    r = client.post("/api/rooms/", {**base, "spectator_delay": 300}, "application/json")
+    assert r.status_code == 201 and r.json()["spectator_delay"] == 300
+    assert Room.objects.get(pk=r.json()["id"]).spectator_delay == 300
+
+
+def _played_some(room, user, actions: int = 12):
+    """Start the room's hand and let bots and timers play ``actions`` moves or more."""
+    services.room_ready(room_id=room.pk, user=user)
+    hand = Hand.objects.get(room=room)
+    for i in range(1, 200):
+        sweep(minutes=0.3 * i)
+        hand.refresh_from_db()
+        if hand.version >= actions or hand.status == Hand.Status.ENDED:
+            return hand
+    raise AssertionError("the hand did not move")
+
+
+def test_a_delayed_join_snapshot_is_the_hand_as_it_was_then_rebuilt_from_the_log(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, spectator_delay=35)
+    hand = _played_some(room, ann)
+    # Pretend the hand started 100 s ago and each action came 10 s after the one before.
+    now = timezone.now()
+    start = now - timedelta(seconds=100)
+    Hand.objects.filter(pk=hand.pk).update(started_at=start)
+    rows = list(HandAction.objects.filter(hand=hand).order_by("seq"))
+    for i, row in enumerate(rows):
+        HandAction.objects.filter(pk=row.pk).update(created_at=start + timedelta(seconds=10 * i))
+    shown, backlog = selectors.spectator_snapshot(room.pk, 35, now=now)
+
+    cutoff = now - timedelta(seconds=35)
+    known = [r for i, r in enumerate(rows) if start + timedelta(seconds=10 * i) <= cutoff]
+    assert 0 < len(known) < len(rows)
+    state = next(m for m in shown if m["t"] == "state")
+    assert state["v"] == known[-1].seq  # the version the table had 35 s ago
+    # The same as the pure engine's replay of that much of the log, seen from no seat.
+    seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+    then = replay(
+        hand.variant, hand.rules, seeds, None, [(r.seat, r.action) for r in known], hand.match
+    )
+    assert state["d"]["players"] == view(then, None)["players"]
+    assert state["d"]["server_time"] == cutoff.isoformat()
+    assert_spectator_frame(state)
+    # Everything since comes later, each frame that much later than it happened.
+    later = [env for _, env in backlog]
+    assert [env["v"] for env in later] == [r.seq for r in rows[len(known) :]]
+    for (at, env), row in zip(backlog, rows[len(known) :], strict=True):
+        assert at == start + timedelta(seconds=10 * row.seq - 10 + 35)
+        assert_spectator_frame(env)
+    # A live spectator of a room without a delay sees the table as it is.
+    Room.objects.filter(pk=room.pk).update(spectator_delay=0)
+    live = next(m for m in selectors.table_snapshot(room.pk, None) if m["t"] == "state")
+    assert live["v"] == rows[-1].seq
+
+
+def test_a_spectator_sees_each_action_only_after_the_delay(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, spectator_delay=2)
+    ann_cookie, bob_cookie = cookie_for(ann), cookie_for(bob)
+
+    async def run():
+        player = connect(room, ann_cookie)
+        await player.connect()
+        watcher = connect(room, bob_cookie)
+        assert (await watcher.connect())[0]
+        await drain(player)
+        await drain(watcher)
+        await player.send_json_to({"t": "ready"})
+        await receive_until(player, "state", timeout=2)
+        # The bots' 定缺 and the rest: several versions, at once for the player.
+        await database_sync_to_async(sweep)()
+        t0 = time.monotonic()
+        got = [m for m in await drain(player) if m["t"] == "state"]
+        latest = got[-1]["v"] if got else 0
+        assert latest > 0
+        early = [m for m in await drain(watcher) if m["t"] == "state"]
+        assert early == [], "the spectator saw the hand before the delay"
+        seen = []
+        while not any(m["t"] == "state" and m["v"] == latest for m in seen):
+            seen.append(await watcher.receive_json_from(timeout=5))
+        assert time.monotonic() - t0 >= 1.5
+        states = [m for m in seen if m["t"] == "state"]
+        assert [m["v"] for m in states] == sorted(m["v"] for m in states)
+        for m in seen:
+            assert_spectator_frame(m)
+
+        # A second spectator who joins now gets the hand as it was 2 s ago (not begun,
+        # or fewer moves), then catches up once the moves are old enough.
+        mine = [m for m in got + await drain(player) if m["t"] == "state"][-1]
+        assert mine["d"]["legal"]  # the bots wait for the player's own 定缺
+        action = choose(mine["d"]["legal"])
+        await player.send_json_to({"t": "act", "v": mine["v"], "action": action})
+        await receive_until(player, "state", timeout=2)
+        await database_sync_to_async(sweep)()  # and the bots move on
+        carol = await database_sync_to_async(make_user)("carol")
+        late = connect(room, await database_sync_to_async(cookie_for)(carol))
+        assert (await late.connect())[0]
+        now_v = (await database_sync_to_async(Hand.objects.get)(room=room)).version
+        t1 = time.monotonic()
+        first = [m for m in await drain(late) if m["t"] == "state"]
+        assert all(m["v"] < now_v for m in first), "the join snapshot did not lag"
+        seen = []
+        while not any(m["t"] == "state" and m["v"] == now_v for m in seen):
+            seen.append(await late.receive_json_from(timeout=6))
+        assert time.monotonic() - t1 >= 1.0
+        for m in seen:
+            assert_spectator_frame(m)
+        for sock in (player, watcher, late):
+            await sock.disconnect()
+
+    async_to_sync(run)()
+
+
+# --------------------------------------------------------------------------
+# Watchers
+
+
+def test_players_and_spectators_see_how_many_watch(make_user, client):
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    cookies = [cookie_for(u) for u in (ann, bob, cat)]
+
+    async def watchers_now(sock):
+        rooms = [m for m in await drain(sock) if m["t"] == "room"]
+        return rooms[-1]["d"]["watchers"] if rooms else None
+
+    async def run():
+        player = connect(room, cookies[0])
+        await player.connect()
+        assert await watchers_now(player) == 0  # the player is not a watcher
+        bob_sock = connect(room, cookies[1])
+        await bob_sock.connect()
+        await asyncio.sleep(0.1)
+        assert await watchers_now(player) == 1
+        assert await watchers_now(bob_sock) == 1
+        cat_sock, cat_tab = connect(room, cookies[2]), connect(room, cookies[2])
+        await cat_sock.connect()
+        await cat_tab.connect()  # two tabs: still one person watching
+        await asyncio.sleep(0.1)
+        assert await watchers_now(player) == 2
+        await bob_sock.disconnect()
+        await asyncio.sleep(0.1)
+        assert await watchers_now(player) == 1
+        await cat_sock.disconnect()
+        await cat_tab.disconnect()
+        await asyncio.sleep(0.1)
+        assert await watchers_now(player) == 0
+        await player.disconnect()
+
+    async_to_sync(run)()
+    client.force_login(bob)
+    assert client.get(f"/api/rooms/{room.pk}/").json()["watchers"] == 0
+
+
+def test_a_dead_servers_spectators_stop_counting(make_user, settings):
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    services.watch_presence(room_id=room.pk, user=bob, channel="gone.1", present=True)
+    assert selectors.watcher_count(room.pk) == 1
+    later = timezone.now() + timedelta(seconds=settings.GAME_PRESENCE_TTL + 1)
+    assert selectors.watcher_count(room.pk, later) == 0
+    services.presence_expire(later)
+    assert selectors.watcher_count(room.pk) == 0
