@@ -304,6 +304,7 @@ function renderRoom() {
       club: room.club_name, preset: room.preset_name, n: room.preset.version,
     });
   }
+  renderWatchers();
   const code = $("#room-code");
   if (room.private && mySeat !== null) {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
@@ -320,6 +321,23 @@ function renderRoom() {
   renderPlates();
   renderActions();
   renderTools();
+}
+
+/** How many watch the table (spectators' sockets, counted by the server). */
+function renderWatchers() {
+  const box = $("#room-watchers");
+  const n = room.watchers || 0;
+  box.hidden = !n;
+  const words = fmt(S.watchers, { n });
+  box.replaceChildren(el("span", "", `👁 ${n}`), el("span", "visually-hidden", words));
+  box.dataset.watchers = n;
+  box.title = words;
+}
+
+/** What a spectator is told: watching, and how late when the room delays spectators. */
+function spectatingNote() {
+  return room && room.spectator_delay
+    ? `${S.spectating} ${fmt(S.spectator_late, { n: room.spectator_delay })}` : S.spectating;
 }
 
 function renderPrestart() {
@@ -362,7 +380,7 @@ function renderPrestart() {
     row.append(add);
   }
   if (mySeat === null) {
-    box.append(el("p", "muted", S.spectating));
+    box.append(el("p", "muted", spectatingNote()));
     if (room.free_seats && room.status === "open") row.append(joinButton());
   }
   box.append(row);
@@ -781,7 +799,7 @@ function buildActions(bar, prompt) {
   if (!state) return; // before the first hand the Ready button is in the seat list
   if (canReady()) bar.append(readyButton(S.ready_next));
   if (mySeat === null) {
-    prompt.textContent = S.spectating;
+    prompt.textContent = spectatingNote();
     if (room && room.free_seats && room.status === "open") bar.append(joinButton());
     return;
   }
