@@ -329,9 +329,17 @@ function renderWatchers() {
   const n = room.watchers || 0;
   box.hidden = !n;
   const words = fmt(S.watchers, { n });
-  box.replaceChildren(el("span", "", `👁 ${n}`), el("span", "visually-hidden", words));
-  box.dataset.watchers = n;
+  // An eye and the number (the words for screen readers and as the tooltip): short
+  // enough for a phone's header.
+  const eye = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  eye.setAttribute("viewBox", "0 0 24 24");
+  eye.setAttribute("class", "eye");
+  eye.setAttribute("aria-hidden", "true");
+  eye.innerHTML = '<path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" '
+    + 'stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.5" fill="currentColor"/>';
+  box.replaceChildren(eye, el("span", "", String(n)), el("span", "visually-hidden", words));
   box.title = words;
+  box.dataset.watchers = n;
 }
 
 /** What a spectator is told: watching, and how late when the room delays spectators. */
