@@ -237,29 +237,29 @@ def spectator_snapshot(
     hands = list(Hand.objects.filter(room_id=room_id).order_by("number"))
     shown = [h for h in hands if h.started_at <= cutoff][-1:]
     for hand in shown + [h for h in hands if h.started_at > cutoff]:
-        shown_state = final = None
+        shown_state = final = ended_at = None
         for at, state, events in _hand_frames(hand):
-            final = state
+            final, ended_at = state, at  # a hand ends with its last action
             if at <= cutoff:
                 shown_state = state
             else:
                 backlog.append((at + late, _late_state(hand, state, events, at)))
         if shown_state is not None:
             out.append(_late_state(hand, shown_state, [], cutoff))
-        if final is None or final.phase != "ended" or hand.ended_at is None:
+        if final is None or final.phase != "ended":
             continue
         end = envelope("hand_end", final.version, hand_end_payload(final, hand))
         settlement = Settlement.objects.filter(hand=hand).first()
         settled = settled_payload(hand) if settlement is not None else None
-        if hand.ended_at <= cutoff:
+        if ended_at <= cutoff:
             out.append(end)
             if settled is not None and settlement.created_at <= cutoff:
                 out.append(envelope("settled", None, settled))
                 continue
         else:
-            backlog.append((hand.ended_at + late, end))
+            backlog.append((ended_at + late, end))
         if settled is not None:
-            at = max(settlement.created_at, hand.ended_at) + late
+            at = max(settlement.created_at, ended_at) + late
             backlog.append((at, envelope("settled", None, settled)))
     backlog.sort(key=lambda item: item[0])
     return out, backlog

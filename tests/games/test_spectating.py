@@ -19,9 +19,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Hand, HandAction, Room
+from games.models import Hand, HandAction, Room, Settlement
 from games.rules import DealSeeds, available, replay, view
-from tests.games.conftest import sweep
+from tests.games.conftest import play_out, sweep
 from tests.games.test_consumers import connect, cookie_for, drain, play_hand, receive_until
 from tests.live import choose
 
@@ -211,6 +211,32 @@ def test_a_delayed_join_snapshot_is_the_hand_as_it_was_then_rebuilt_from_the_log
     Room.objects.filter(pk=room.pk).update(spectator_delay=0)
     live = next(m for m in selectors.table_snapshot(room.pk, None) if m["t"] == "state")
     assert live["v"] == rows[-1].seq
+
+
+def test_a_delayed_spectator_learns_the_result_only_when_the_last_move_is_old_enough(make_user):
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, spectator_delay=30)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = play_out(room)
+    # The whole hand took place in the last 20 s.
+    now = timezone.now()
+    start = now - timedelta(seconds=20)
+    Hand.objects.filter(pk=hand.pk).update(started_at=start)
+    HandAction.objects.filter(hand=hand).update(created_at=now - timedelta(seconds=5))
+    Settlement.objects.filter(hand=hand).update(created_at=now - timedelta(seconds=4))
+    shown, backlog = selectors.spectator_snapshot(room.pk, 30, now=now)
+    assert [m["t"] for m in shown] == ["room"]  # 30 s ago the hand had not started
+    kinds = [env["t"] for _, env in backlog]
+    assert kinds[0] == "state" and kinds[-2:] == ["hand_end", "settled"]
+    assert backlog[0][0] == start + timedelta(seconds=30)
+    end_at = dict((env["t"], at) for at, env in backlog)["hand_end"]
+    assert end_at == now + timedelta(seconds=25)
+    secret = json.dumps([env for _, env in backlog[:-2] if env["d"]["phase"] != "ended"])
+    assert hand.server_seed not in secret
+    # Once it is all older than the delay, the result and settlement come with the snapshot.
+    shown, backlog = selectors.spectator_snapshot(room.pk, 30, now=now + timedelta(seconds=60))
+    assert [m["t"] for m in shown] == ["room", "state", "hand_end", "settled"] and not backlog
+    assert shown[1]["d"]["phase"] == "ended"
 
 
 def test_a_spectator_sees_each_action_only_after_the_delay(make_user):
