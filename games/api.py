@@ -46,6 +46,8 @@ class RoomCreateSerializer(serializers.Serializer):
     bots = serializers.IntegerField(required=False, default=0)
     discard_seconds = serializers.IntegerField(required=False, allow_null=True, default=15)
     claim_seconds = serializers.IntegerField(required=False, allow_null=True, default=8)
+    # Seconds spectators see the table late; checked by the service (``bad_delay``).
+    spectator_delay = serializers.JSONField(required=False, default=None)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -144,6 +146,7 @@ class RoomsView(APIView):
             discard_seconds=d["discard_seconds"],
             claim_seconds=d["claim_seconds"],
             preset=d["preset"],
+            spectator_delay=d["spectator_delay"],
         )
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 

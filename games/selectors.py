@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -12,9 +13,19 @@ from django.utils import timezone
 from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
-from games.models import Hand, Presence, Room, Seat, Settlement
-from games.rules import DealSeeds, HandState, commitment, get_variant
+from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
+from games.rules import (
+    DealSeeds,
+    HandState,
+    Rejection,
+    apply,
+    commitment,
+    get_variant,
+    new_hand,
+)
 from games.rules.record import frames, make_record
+
+log = logging.getLogger(__name__)
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
@@ -63,6 +74,8 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         **_next_deal(room),
         "ws": room.ws_path,
+        "spectator_delay": room.spectator_delay,
+        "watchers": watcher_count(room.pk),
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
@@ -95,6 +108,20 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
     )
 
 
+def watcher_count(room_id, now: datetime | None = None) -> int:
+    """How many people watch the table: users with a fresh socket in the room (the
+    Presence rows every table socket keeps, beaten by its server) who do not play in it."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    players = Seat.objects.filter(room_id=room_id, left=False, user__isnull=False)
+    return (
+        Presence.objects.filter(room_id=room_id, seen_at__gte=since)
+        .exclude(user_id__in=players.values("user_id"))
+        .values("user_id")
+        .distinct()
+        .count()
+    )
+
+
 def open_rooms(limit: int = 100, *, for_user=None):
     """Public rooms; a club's rooms only for its members."""
     clubs = Q(club__isnull=True) | Q(club_id__in=club_selectors.member_club_ids(for_user))
@@ -124,8 +151,13 @@ def seat_viewers(seats) -> dict[int, int]:
 
 
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
-    """Everything a (re)connecting socket needs: room, then the latest hand's state."""
+    """Everything a (re)connecting socket needs: room, then the latest hand's state.
+
+    A spectator of a room with a spectator delay gets the table as it was that long ago
+    (``spectator_snapshot``)."""
     payload = room_payload(room_id)
+    if seat is None and payload is not None and payload["spectator_delay"]:
+        return spectator_snapshot(room_id, payload["spectator_delay"], payload=payload)[0]
     out = [envelope("room", None, payload)]
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
@@ -258,3 +290,86 @@ def room_hands(room: Room) -> list[dict]:
         .values("pk", "number", "ended_at")
     )
     return [{"id": r["pk"], "number": r["number"], "ended_at": r["ended_at"]} for r in rows]
+
+
+# Spectators of a room with a delay (issue 14: against ghosting)
+
+
+def _hand_frames(hand: Hand):
+    """Every state a hand went through, rebuilt from its action log with the pure engine:
+    ``(when, state, events)`` from the deal on, in order.  The log is the truth (the
+    same inputs as ``manage.py hand_verify``), so this holds whichever process served
+    the table and however long ago."""
+    dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
+    try:
+        seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+        state = new_hand(hand.variant, hand.rules, seeds, dealer, match)
+    except ValueError:  # a hand stored before seeds existed: it cannot be re-dealt
+        return
+    yield hand.started_at, state, [{"type": "HandStarted"}]
+    actions = HandAction.objects.filter(hand=hand).order_by("seq")
+    for row in actions.values_list("created_at", "seat", "action"):
+        at, seat, action = row
+        out = apply(state, seat, action)
+        if isinstance(out, Rejection):  # pragma: no cover - hand_verify's business
+            log.error("hand %s: log action %s does not replay: %s", hand.pk, action, out.reason)
+            return
+        state, events = out
+        yield at, state, events
+
+
+def _late_state(hand: Hand, state, events, at: datetime) -> dict:
+    # The clock shown is the one running at that moment only if nothing happened since.
+    live = hand.status == Hand.Status.PLAYING and state.version == hand.version
+    env = seat_state(state, None, hand.deadlines if live else {}, hand.number, events)
+    # The moment the frame shows: the client's clock-skew correction then moves the
+    # deadlines it carries by the delay too.
+    env["d"]["server_time"] = at.isoformat()
+    return env
+
+
+def spectator_snapshot(
+    room_id, delay: int, *, now: datetime | None = None, payload: dict | None = None
+) -> tuple[list[dict], list[tuple[datetime, dict]]]:
+    """What a spectator sees ``delay`` seconds late: the envelopes to send now (the room,
+    then the hand as it was at ``now - delay``, its result and settlement if they were
+    known by then) and the backlog, ``(when to send, envelope)`` for every frame from
+    then until ``now``, which the socket releases at those times (later frames reach it
+    through the channel layer and are held back by the same delay).
+
+    Built from the action log, not from a process's memory: any server can serve it."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=delay)
+    late = timedelta(seconds=delay)
+    payload = payload if payload is not None else room_payload(room_id)
+    out = [envelope("room", None, payload)]
+    backlog: list[tuple[datetime, dict]] = []
+    hands = list(Hand.objects.filter(room_id=room_id).order_by("number"))
+    shown = [h for h in hands if h.started_at <= cutoff][-1:]
+    for hand in shown + [h for h in hands if h.started_at > cutoff]:
+        shown_state = final = ended_at = None
+        for at, state, events in _hand_frames(hand):
+            final, ended_at = state, at  # a hand ends with its last action
+            if at <= cutoff:
+                shown_state = state
+            else:
+                backlog.append((at + late, _late_state(hand, state, events, at)))
+        if shown_state is not None:
+            out.append(_late_state(hand, shown_state, [], cutoff))
+        if final is None or final.phase != "ended":
+            continue
+        end = envelope("hand_end", final.version, hand_end_payload(final, hand))
+        settlement = Settlement.objects.filter(hand=hand).first()
+        settled = settled_payload(hand) if settlement is not None else None
+        if ended_at <= cutoff:
+            out.append(end)
+            if settled is not None and settlement.created_at <= cutoff:
+                out.append(envelope("settled", None, settled))
+                continue
+        else:
+            backlog.append((ended_at + late, end))
+        if settled is not None:
+            at = max(settlement.created_at, ended_at) + late
+            backlog.append((at, envelope("settled", None, settled)))
+    backlog.sort(key=lambda item: item[0])
+    return out, backlog

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import ClubError, room_rules
+from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
 from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
@@ -108,8 +108,10 @@ def room_create(
     discard_seconds: int | None = 15,
     claim_seconds: int | None = 8,
     preset: int | None = None,
+    spectator_delay: int | None = None,
 ) -> Room:
     club = _club_rules(preset, owner, variant, rules) if preset is not None else None
+    spectator_delay = _check_delay(spectator_delay, club.spectator_delay if club else 0)
     try:
         v = get_variant(club.variant if club else variant)
         opts = v.resolve_options(club.rules if club else rules or {})
@@ -146,6 +148,7 @@ def room_create(
                     owner=owner,
                     discard_seconds=discard_seconds,
                     claim_seconds=claim_seconds,
+                    spectator_delay=spectator_delay,
                 )
             break
         except IntegrityError:  # join code collision: draw another
@@ -157,6 +160,22 @@ def room_create(
         Seat.objects.create(room=room, index=i, user=bot_user(i) if i <= bots else None)
     publish.room_changed_on_commit(room.pk)
     return room
+
+
+def _check_delay(value, floor: int) -> int:
+    """The room's spectator delay: ``floor`` (its club preset's, 0 otherwise) unless it
+    asks for more; never less than the preset's."""
+    if value is None:
+        return floor
+    try:
+        value = check_spectator_delay(value)
+    except ValueError as e:
+        raise ServiceError("bad_delay", str(e)) from None
+    if value < floor:
+        raise ServiceError(
+            "bad_delay", f"the club's preset shows spectators the table {floor} s late at least"
+        )
+    return value
 
 
 def _club_rules(preset, owner, variant, rules):
@@ -573,6 +592,22 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
         Presence.objects.filter(channel=channel).delete()
     _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
+
+
+@transaction.atomic
+def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
+    """A spectator's socket opened or closed: the watchers count changes.  No room lock
+    (spectators change no clock); the row is beaten and expired like a player's."""
+    if present:
+        if not Room.objects.filter(pk=room_id).exists():
+            return
+        Presence.objects.update_or_create(
+            channel=channel,
+            defaults={"room_id": room_id, "user": user, "seen_at": timezone.now()},
+        )
+    else:
+        Presence.objects.filter(channel=channel).delete()
+    publish.room_changed_on_commit(room_id)
 
 
 def presence_heartbeat(channels) -> int:

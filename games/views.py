@@ -54,6 +54,8 @@ def ui_strings() -> dict[str, str]:
         "add_bot": _("Add a bot"),
         "remove_bot": _("Remove bot"),
         "spectating": _("You are watching this table."),
+        "spectator_late": _("You see it %(n)s s late."),
+        "watchers": _("%(n)s watching"),
         "invite_code": _("Join code"),
         "hand_no": _("Hand %(n)s of %(total)s"),
         "wall": _("Wall"),
@@ -201,6 +203,9 @@ def error_messages() -> dict[str, str]:
         "bad_bots": _("Choose 0 to 3 bots."),
         "bad_private": _("Only a private table can have no timer."),
         "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
+        "bad_delay": _(
+            "The spectator delay is 0 to 300 seconds, and not less than the club preset's."
+        ),
         "bad_rules": _("One of the house rules has a value it cannot take."),
         "chi_zhang_da_zhang": _("After this chow you may not discard that tile (吃张打张)."),
         "bad_request": _("The form was not filled in correctly."),

@@ -320,6 +320,7 @@ function renderRoom() {
       club: room.club_name, preset: room.preset_name, n: room.preset.version,
     });
   }
+  renderWatchers();
   const code = $("#room-code");
   if (room.private && mySeat !== null) {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
@@ -336,6 +337,31 @@ function renderRoom() {
   renderPlates();
   renderActions();
   renderTools();
+}
+
+/** How many watch the table (spectators' sockets, counted by the server). */
+function renderWatchers() {
+  const box = $("#room-watchers");
+  const n = room.watchers || 0;
+  box.hidden = !n;
+  const words = fmt(S.watchers, { n });
+  // An eye and the number (the words for screen readers and as the tooltip): short
+  // enough for a phone's header.
+  const eye = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  eye.setAttribute("viewBox", "0 0 24 24");
+  eye.setAttribute("class", "eye");
+  eye.setAttribute("aria-hidden", "true");
+  eye.innerHTML = '<path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" '
+    + 'stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.5" fill="currentColor"/>';
+  box.replaceChildren(eye, el("span", "", String(n)), el("span", "visually-hidden", words));
+  box.title = words;
+  box.dataset.watchers = n;
+}
+
+/** What a spectator is told: watching, and how late when the room delays spectators. */
+function spectatingNote() {
+  return room && room.spectator_delay
+    ? `${S.spectating} ${fmt(S.spectator_late, { n: room.spectator_delay })}` : S.spectating;
 }
 
 function renderPrestart() {
@@ -389,7 +415,7 @@ function renderPrestart() {
     row.append(add);
   }
   if (mySeat === null) {
-    box.append(el("p", "muted", S.spectating));
+    box.append(el("p", "muted", spectatingNote()));
     if (room.free_seats && room.status === "open") row.append(joinButton());
   }
   box.append(row);
@@ -816,7 +842,7 @@ function buildActions(bar, prompt) {
   if (!state) return; // before the first hand the Ready button is in the seat list
   if (canReady()) bar.append(readyButton(S.ready_next));
   if (mySeat === null) {
-    prompt.textContent = S.spectating;
+    prompt.textContent = spectatingNote();
     if (room && room.free_seats && room.status === "open") bar.append(joinButton());
     return;
   }
