@@ -32,6 +32,18 @@ def choice_names() -> dict:
     return out
 
 
+def win_strings() -> dict[str, str]:
+    """How a win is described: the table's result dialog and the replay share them."""
+    return {
+        "self_draw": _("self-draw"),
+        "on_discard": _("on %(name)s's discard"),
+        "rob_kong": _("robbed %(name)s's kong"),
+        "fan": _("fan"),
+        "tai": _("tai"),
+        "capped": _("capped"),
+    }
+
+
 def ui_strings() -> dict[str, str]:
     """The table's and lobby's JavaScript strings, translated by Django for this request."""
     return {
@@ -81,12 +93,7 @@ def ui_strings() -> dict[str, str]:
         "win": _("Win"),
         "drawn_game": _("Drawn hand (流局)"),
         "wall_out": _("The wall ran out"),
-        "self_draw": _("self-draw"),
-        "on_discard": _("on %(name)s's discard"),
-        "rob_kong": _("robbed %(name)s's kong"),
-        "fan": _("fan"),
-        "tai": _("tai"),
-        "capped": _("capped"),
+        **win_strings(),
         "transfers": _("Payments"),
         "no_transfers": _("No payments"),
         "end_checks": _("End-of-wall checks"),
@@ -317,12 +324,7 @@ def replay_strings() -> dict[str, str]:
         "leave": _("Left the table"),
         "choice": _("Chooses"),
         "won": _("Won"),
-        "self_draw": _("self-draw"),
-        "on_discard": _("on %(name)s's discard"),
-        "rob_kong": _("robbed %(name)s's kong"),
-        "fan": _("fan"),
-        "tai": _("tai"),
-        "capped": _("capped"),
+        **win_strings(),
         "no_wins": _("No win yet."),
         "drawn_game": _("Drawn hand (流局)"),
         "copied": _("Link copied."),
