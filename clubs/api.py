@@ -69,12 +69,15 @@ class PresetCreateSerializer(serializers.Serializer):
     rules = serializers.DictField(required=False, default=dict)
     locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     note = serializers.CharField(required=False, allow_blank=True, default="")
+    # Seconds; checked by the service (a bad value is ``bad_delay``).
+    spectator_delay = serializers.JSONField(required=False, default=None)
 
 
 class PresetUpdateSerializer(serializers.Serializer):
     rules = serializers.DictField()
     locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     note = serializers.CharField(required=False, allow_blank=True, default="")
+    spectator_delay = serializers.JSONField(required=False, default=None)
 
 
 class ClubRoleSerializer(serializers.Serializer):

@@ -94,6 +94,9 @@ class PresetVersion(models.Model):
     choices = models.JSONField(default=dict)
     locked = models.JSONField(default=list)  # option ids rooms may not change
     note = models.CharField(max_length=200, blank=True, default="")
+    # Spectators of rooms made from this version see the table this many seconds late at
+    # least (against ghosting): a room may ask for more, never less.
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -71,6 +71,7 @@ def version_payload(version: PresetVersion) -> dict:
         "rules": version.rules,
         "locked": version.locked,
         "note": version.note,
+        "spectator_delay": version.spectator_delay,
     }
 
 
@@ -107,6 +108,7 @@ def versions(preset: Preset) -> list[dict]:
             "rules": v.rules,
             "locked": v.locked,
             "note": v.note,
+            "spectator_delay": v.spectator_delay,
             "author": {"id": v.author_id, "name": v.author.shown_name if v.author else None},
             "created_at": v.created_at.isoformat(),
         }

@@ -27,6 +27,29 @@ Role = Membership.Role
 Action = AuditEntry.Action
 NAME_MAX = 60
 NOTE_MAX = 200
+# The longest spectator delay a room or a preset may set, in seconds (issue 14).
+SPECTATOR_DELAY_MAX = 300
+
+
+def check_spectator_delay(value: Any) -> int:
+    """A spectator delay as sent: a whole number of seconds, 0..SPECTATOR_DELAY_MAX.
+
+    Raises ``ValueError`` with a message for people; callers turn it into their own
+    ``bad_delay`` refusal."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(
+            f"spectator_delay must be a whole number of seconds, 0 to {SPECTATOR_DELAY_MAX}"
+        )
+    if not 0 <= value <= SPECTATOR_DELAY_MAX:
+        raise ValueError(f"spectator_delay must be 0 to {SPECTATOR_DELAY_MAX} seconds")
+    return value
+
+
+def _check_delay(value: Any) -> int:
+    try:
+        return check_spectator_delay(value)
+    except ValueError as e:
+        raise ClubError("bad_delay", str(e)) from None
 
 
 @dataclass
@@ -244,7 +267,7 @@ def _variant(key):
 
 @transaction.atomic
 def preset_create(
-    *, club_id, actor, variant, name, rules=None, locked=None, note=""
+    *, club_id, actor, variant, name, rules=None, locked=None, note="", spectator_delay=None
 ) -> PresetVersion:
     manager_of(club_id, actor)
     v = _variant(variant)
@@ -252,6 +275,7 @@ def preset_create(
     choices, resolved = _check_rules(v, rules if rules is not None else {})
     locked = _check_locked(v, locked if locked is not None else [])
     note = _check_note(note)
+    delay = _check_delay(spectator_delay if spectator_delay is not None else 0)
     preset = Preset.objects.create(club_id=club_id, variant=v.key, name=name, version=1)
     version = PresetVersion.objects.create(
         preset=preset,
@@ -260,6 +284,7 @@ def preset_create(
         choices=choices,
         locked=locked,
         note=note,
+        spectator_delay=delay,
         author=actor,
     )
     _audit(club_id, actor, Action.PRESET_VERSION, version=version, preset=name, number=1)
@@ -267,8 +292,11 @@ def preset_create(
 
 
 @transaction.atomic
-def preset_update(*, club_id, preset_id, actor, rules, locked, note="") -> PresetVersion:
-    """Append the preset's next version (versions are never edited)."""
+def preset_update(
+    *, club_id, preset_id, actor, rules, locked, note="", spectator_delay=None
+) -> PresetVersion:
+    """Append the preset's next version (versions are never edited).  Without a
+    ``spectator_delay`` the new version keeps the latest one's."""
     manager_of(club_id, actor)
     preset = (
         Preset.objects.select_for_update().filter(pk=preset_id, club_id=club_id).first()
@@ -282,7 +310,15 @@ def preset_update(*, club_id, preset_id, actor, rules, locked, note="") -> Prese
     locked = _check_locked(v, locked if locked is not None else [])
     note = _check_note(note)
     latest = preset.versions.order_by("-number").first()
-    if latest is not None and latest.rules == resolved and latest.locked == locked:
+    if spectator_delay is None:
+        spectator_delay = latest.spectator_delay if latest is not None else 0
+    delay = _check_delay(spectator_delay)
+    if (
+        latest is not None
+        and latest.rules == resolved
+        and latest.locked == locked
+        and latest.spectator_delay == delay
+    ):
         raise ClubError("unchanged", "these are already the preset's rules and locks")
     preset.version += 1
     preset.save(update_fields=["version"])
@@ -293,6 +329,7 @@ def preset_update(*, club_id, preset_id, actor, rules, locked, note="") -> Prese
         choices=choices,
         locked=locked,
         note=note,
+        spectator_delay=delay,
         author=actor,
     )
     _audit(
@@ -317,6 +354,7 @@ class ClubRoomRules:
     variant: str
     rules: dict  # the room's full resolved options
     choices: dict  # what differs from the variant's defaults (the lobby's highlights)
+    spectator_delay: int = 0  # the least delay its rooms show spectators, in seconds
 
 
 def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
@@ -354,4 +392,4 @@ def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
     defaults = {o.id: o.default for o in v.options.options}
     chosen = {**version.choices, **overrides}
     choices = {k: resolved[k] for k in chosen if resolved.get(k) != defaults.get(k)}
-    return ClubRoomRules(preset.club_id, version, v.key, resolved, choices)
+    return ClubRoomRules(preset.club_id, version, v.key, resolved, choices, version.spectator_delay)

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from clubs import selectors as club_selectors
 from config.api import clip
 from games import selectors, services
-from games.models import Room
+from games.models import Hand, Room
 from games.rules import available
 from games.throttles import JoinCodeThrottle, RoomCreateThrottle
 
@@ -46,6 +46,8 @@ class RoomCreateSerializer(serializers.Serializer):
     bots = serializers.IntegerField(required=False, default=0)
     discard_seconds = serializers.IntegerField(required=False, allow_null=True, default=15)
     claim_seconds = serializers.IntegerField(required=False, allow_null=True, default=8)
+    # Seconds spectators see the table late; checked by the service (``bad_delay``).
+    spectator_delay = serializers.JSONField(required=False, default=None)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -144,6 +146,7 @@ class RoomsView(APIView):
             discard_seconds=d["discard_seconds"],
             claim_seconds=d["claim_seconds"],
             preset=d["preset"],
+            spectator_delay=d["spectator_delay"],
         )
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
@@ -193,13 +196,25 @@ class RoomLeaveView(APIView):
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
+class ReadySerializer(serializers.Serializer):
+    # 16 random bytes the browser drew with Web Crypto, as 32 lowercase hex digits: this
+    # seat's share of the next deal's entropy (checked by the service).
+    client_seed = serializers.CharField(required=False, allow_null=True)
+
+
 class RoomReadyView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    @extend_schema(
+        request=ReadySerializer,
+        responses={200: ROOM_SCHEMA, 400: ERROR_SCHEMA, 409: ERROR_SCHEMA},
+    )
     @refusals
     def post(self, request, pk):
-        room = services.room_ready(room_id=pk, user=request.user)
+        body = request.data if isinstance(request.data, dict) else {}
+        room = services.room_ready(
+            room_id=pk, user=request.user, client_seed=body.get("client_seed")
+        )
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
@@ -221,3 +236,72 @@ class RoomBotDeleteView(APIView):
     def delete(self, request, pk, seat):
         room = services.room_remove_bot(room_id=pk, user=request.user, seat_index=seat)
         return Response(selectors.room_payload(room, for_user=request.user))
+
+
+HAND_SCHEMA = OpenApiResponse(
+    description=(
+        "a hand's record: variant, rules, match, dealer, hand_number, commitment, "
+        "client_seeds; once over also server_seed, actions [{seq, seat, action, result}] "
+        "and settlement {transfers, deltas}; plus id, room, players, status"
+    )
+)
+
+
+def _readable_hand(pk, user) -> Hand:
+    hand = Hand.objects.filter(pk=pk).select_related("room").first()
+    if hand is None:
+        raise services.ServiceError("unknown_hand", "no such hand", 404)
+    if not selectors.hand_visible_to(hand, user):
+        raise services.ServiceError(
+            "private_hand", "this hand was played at a private table: only its players see it", 403
+        )
+    return hand
+
+
+def _record_of(hand: Hand) -> dict:
+    record = selectors.hand_record(hand)
+    if record is None:
+        raise services.ServiceError(
+            "no_record", "this hand was dealt before verifiable deals: it has no record", 409
+        )
+    return record
+
+
+class HandRecordView(APIView):
+    """``GET /api/hands/{id}/``: the record ``python -m games.rules replay`` checks."""
+
+    permission_classes = []
+
+    @extend_schema(
+        operation_id="hand_record",
+        responses={200: HAND_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
+    )
+    @refusals
+    def get(self, request, pk):
+        hand = _readable_hand(pk, request.user)
+        return Response(_record_of(hand))
+
+
+class HandFramesView(APIView):
+    """``GET /api/hands/{id}/frames/``: the replay's steps, every hand face up (finished
+    hands only)."""
+
+    permission_classes = []
+
+    @extend_schema(
+        operation_id="hand_frames",
+        responses={
+            200: OpenApiResponse(description="[{seq, seat, action, events, view}]"),
+            403: ERROR_SCHEMA,
+            404: ERROR_SCHEMA,
+            409: ERROR_SCHEMA,
+        },
+    )
+    @refusals
+    def get(self, request, pk):
+        hand = _readable_hand(pk, request.user)
+        if hand.status != Hand.Status.ENDED:
+            raise services.ServiceError(
+                "hand_in_play", "this hand is still being played: replays open when it ends", 409
+            )
+        return Response(selectors.hand_frames(_record_of(hand)))

@@ -11,5 +11,7 @@ urlpatterns = [
     path("rooms/<int:pk>/ready/", api.RoomReadyView.as_view(), name="api-room-ready"),
     path("rooms/<int:pk>/bots/", api.RoomBotsView.as_view(), name="api-room-bots"),
     path("rooms/<int:pk>/bots/<int:seat>/", api.RoomBotDeleteView.as_view(), name="api-room-bot"),
+    path("hands/<int:pk>/", api.HandRecordView.as_view(), name="api-hand"),
+    path("hands/<int:pk>/frames/", api.HandFramesView.as_view(), name="api-hand-frames"),
     path("rooms/<int:pk>/auto/", assist_api.RoomAutoPlayView.as_view(), name="api-room-auto"),
 ]

@@ -11,6 +11,9 @@ a socket whose user left a seat stops seeing it even if that notice is lost.
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import json
 import logging
 import time
@@ -40,27 +43,31 @@ def _error(code: str, message: str) -> str:
 
 @database_sync_to_async
 def _access(room_id, user):
-    """(room id, seat) for this user now; (None, None) no such room; seat False: refused."""
+    """(room id, seat, spectator delay) for this user now; (None, None, 0) no such room;
+    seat False: refused."""
     try:
         room = Room.objects.filter(pk=room_id).first()
     except (ValueError, TypeError):
         room = None
     if room is None:
-        return None, None
+        return None, None, 0
     seat = selectors.seat_of(room, user)
     if seat is None and (room.private or room_hidden_from(room.club_id, user)):
-        return room.pk, False
-    return room.pk, seat
+        return room.pk, False, 0
+    return room.pk, seat, room.spectator_delay
 
 
-async def _presence(room_id, user, channel: str, present: bool) -> None:
+async def _presence(room_id, user, channel: str, present: bool, *, seated: bool = True) -> None:
+    """Every open table socket has a presence row (a seat's makes its player present; a
+    spectator's counts among the watchers)."""
     from games import sweeper
 
     if present:
         sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
-    await database_sync_to_async(services.seat_presence)(
+    service = services.seat_presence if seated else services.watch_presence
+    await database_sync_to_async(service)(
         room_id=room_id, user=user, channel=channel, present=present
     )
 
@@ -76,11 +83,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = float(FRAME_BURST)
         self.refill_at = time.monotonic()
         self.strikes = 0
+        # A spectator of a room with a delay: what the groups send is held here and sent
+        # that many seconds later (a heap of (loop time, n, frame); nothing else is kept).
+        self.delay = 0
+        self.held: list[tuple[float, int, str]] = []
+        self.held_n = itertools.count()
+        self.wake = asyncio.Event()
+        self.releaser: asyncio.Task | None = None
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
         raw_id = self.scope["url_route"]["kwargs"]["room_id"]
-        room_id, seat = await _access(raw_id, self.user)
+        room_id, seat, self.delay = await _access(raw_id, self.user)
         if room_id is None:
             await self.close(code=4404)
             return
@@ -91,17 +105,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self._join(publish.room_group(room_id))
         await self._join(publish.user_group(room_id, self.user.pk))
-        await self._take_seat(seat)
-        await self._send_snapshot()
+        await self._take_seat(seat, first=True)
+        await self._send_snapshot(backlog=True)
         ensure_sweeper()
 
     async def disconnect(self, code):
+        if self.releaser is not None:
+            self.releaser.cancel()
+            self.releaser = None
         for g in self.groups_joined:
             await self.channel_layer.group_discard(g, self.channel_name)
         self.groups_joined = []
-        if self.room_id is not None and self.seat is not None:
-            self.seat = None
-            await _presence(self.room_id, self.user, self.channel_name, False)
+        if self.room_id is not None:
+            room_id, seated = self.room_id, self.seat is not None
+            self.room_id = self.seat = None
+            await _presence(room_id, self.user, self.channel_name, False, seated=seated)
 
     # --- seat and groups ---------------------------------------------------------
     async def _join(self, group: str) -> None:
@@ -114,20 +132,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
             self.groups_joined.remove(group)
 
-    async def _take_seat(self, seat: int | None) -> None:
+    async def _take_seat(self, seat: int | None, *, first: bool = False) -> None:
         """Watch from ``seat`` (None: as a spectator), after watching from ``self.seat``."""
         before, self.seat = self.seat, seat
         if seat is None:
             await self._join(publish.watch_group(self.room_id))
         else:
             await self._drop(publish.watch_group(self.room_id))
-        if (before is None) != (seat is None):
-            await _presence(self.room_id, self.user, self.channel_name, seat is not None)
+            self.held.clear()  # a player sees the table as it is
+        here = (self.room_id, self.user, self.channel_name)
+        if first:
+            await _presence(*here, True, seated=seat is not None)
+        elif before is not None and seat is None:  # out of the seat: one of the watchers
+            await _presence(*here, False, seated=True)
+            await _presence(*here, True, seated=False)
+        elif before is None and seat is not None:
+            await _presence(*here, True, seated=True)
 
     async def _reseat(self) -> bool:
         """Re-read this user's seat; False when the socket was closed (a private room
         they are no longer seated in)."""
-        room_id, seat = await _access(self.room_id, self.user)
+        room_id, seat, self.delay = await _access(self.room_id, self.user)
         if room_id is None or seat is False:
             await self.close(code=4404 if room_id is None else 4403)
             return False
@@ -199,7 +224,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(_error("spectator", "spectators cannot play"))
             return
         if kind == "ready":
-            await database_sync_to_async(services.room_ready)(room_id=self.room_id, user=self.user)
+            await database_sync_to_async(services.room_ready)(
+                room_id=self.room_id, user=self.user, client_seed=msg.get("client_seed")
+            )
             return
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
@@ -210,13 +237,59 @@ class TableConsumer(AsyncWebsocketConsumer):
             room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
         )
 
-    async def _send_snapshot(self):
+    async def _send_snapshot(self, *, backlog: bool = False):
+        if self.seat is None and self.delay:
+            await self._send_late_snapshot(backlog)
+            return
         envelopes = await database_sync_to_async(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
             await self.send(json.dumps(env))
 
     async def table_send(self, event):
-        await self.send(json.dumps(event["envelope"]))
+        text = json.dumps(event["envelope"])
+        if self.seat is None and self.delay:
+            self._hold(asyncio.get_running_loop().time() + self.delay, text)
+        else:
+            await self.send(text)
+
+    # --- a spectator's delay ---------------------------------------------------------
+    async def _send_late_snapshot(self, backlog: bool) -> None:
+        """The table as it was ``delay`` seconds ago (rebuilt from the action log) and,
+        on connect, what happened since, each frame held until it is that old."""
+        envelopes, later = await database_sync_to_async(selectors.spectator_snapshot)(
+            self.room_id, self.delay
+        )
+        for env in envelopes:
+            await self.send(json.dumps(env))
+        if backlog:
+            loop_now, wall_now = asyncio.get_running_loop().time(), time.time()
+            for at, env in later:
+                self._hold(loop_now + at.timestamp() - wall_now, json.dumps(env))
+
+    def _hold(self, at: float, text: str) -> None:
+        heapq.heappush(self.held, (at, next(self.held_n), text))
+        self.wake.set()
+        if self.releaser is None:
+            self.releaser = asyncio.get_running_loop().create_task(self._release())
+
+    async def _release(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self.wake.clear()
+            wait = None
+            if self.held:
+                wait = self.held[0][0] - loop.time()
+                if wait <= 0:
+                    text = heapq.heappop(self.held)[2]
+                    try:
+                        await self.send(text)
+                    except Exception:  # the socket is closing: disconnect() cancels us
+                        log.debug("late frame not sent (room %s)", self.room_id)
+                    continue
+            try:
+                await asyncio.wait_for(self.wake.wait(), wait)
+            except TimeoutError:
+                pass
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
-from games.models import Hand, Presence, Room, Seat, Settlement
-from games.rules import HandState, get_variant
+from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
+from games.rules import (
+    DealSeeds,
+    HandState,
+    Rejection,
+    apply,
+    commitment,
+    get_variant,
+    new_hand,
+)
+from games.rules.record import frames, make_record
+
+log = logging.getLogger(__name__)
 
 
 def _seat_payload(seat: Seat, present: set[int]) -> dict:
@@ -28,6 +41,8 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "auto": seat.auto,
         "connected": seat.index in present or bool(user and user.is_bot),
         "score": seat.score,
+        # Sent with ready for the next deal (public, like the commitment); None: not yet.
+        "client_seed": seat.client_seed or None,
     }
 
 
@@ -57,7 +72,10 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "seats": [_seat_payload(s, present) for s in seats],
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
+        **_next_deal(room),
         "ws": room.ws_path,
+        "spectator_delay": room.spectator_delay,
+        "watchers": watcher_count(room.pk),
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
@@ -65,6 +83,18 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         out["code"] = room.code
         out["my_seat"] = mine.index
     return out
+
+
+def _next_deal(room: Room) -> dict:
+    """The next hand's public deal inputs, known to every seat before it is dealt: the
+    commitment to its server seed (never the seed) and its number."""
+    if room.status == Room.Status.FINISHED:
+        return {"next_commitment": None, "next_hand_number": None}
+    playing = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    return {
+        "next_commitment": commitment(room.next_server_seed),
+        "next_hand_number": room.hands_played + (2 if playing else 1),
+    }
 
 
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
@@ -75,6 +105,20 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
         Seat.objects.filter(room_id=room_id, left=False, user_id__in=fresh).values_list(
             "index", flat=True
         )
+    )
+
+
+def watcher_count(room_id, now: datetime | None = None) -> int:
+    """How many people watch the table: users with a fresh socket in the room (the
+    Presence rows every table socket keeps, beaten by its server) who do not play in it."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    players = Seat.objects.filter(room_id=room_id, left=False, user__isnull=False)
+    return (
+        Presence.objects.filter(room_id=room_id, seen_at__gte=since)
+        .exclude(user_id__in=players.values("user_id"))
+        .values("user_id")
+        .distinct()
+        .count()
     )
 
 
@@ -107,8 +151,13 @@ def seat_viewers(seats) -> dict[int, int]:
 
 
 def table_snapshot(room_id, seat: int | None) -> list[dict]:
-    """Everything a (re)connecting socket needs: room, then the latest hand's state."""
+    """Everything a (re)connecting socket needs: room, then the latest hand's state.
+
+    A spectator of a room with a spectator delay gets the table as it was that long ago
+    (``spectator_snapshot``)."""
     payload = room_payload(room_id)
+    if seat is None and payload is not None and payload["spectator_delay"]:
+        return spectator_snapshot(room_id, payload["spectator_delay"], payload=payload)[0]
     out = [envelope("room", None, payload)]
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
@@ -155,3 +204,172 @@ def settled_payload(hand: Hand) -> dict | None:
         "scores": [s.score for s in seats],
         "ratings": sorted(changes, key=lambda c: c["seat"]),
     }
+
+
+# --------------------------------------------------------------------------
+# Hand records (issue 14): the public record of one hand, for replays and checks
+
+
+def hand_visible_to(hand: Hand, user) -> bool:
+    """A private (or club) room's hands are for the players who sat at them; every
+    other hand is public."""
+    room = hand.room
+    if not (room.private or club_selectors.room_hidden_from(room.club_id, user)):
+        return True
+    return user is not None and user.is_authenticated and user.pk in hand.players
+
+
+def _deal_inputs(hand: Hand):
+    """``(seeds, dealer, match)`` exactly as ``new_hand`` was called for this hand: the
+    match it was dealt under (its dealer None when the dice chose)."""
+    seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+    dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
+    return seeds, dealer, match
+
+
+def _players(hand: Hand) -> list[dict]:
+    ids = [p for p in hand.players if p]
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
+    out = []
+    for seat, user_id in enumerate(hand.players):
+        user = users.get(user_id)
+        out.append(
+            {
+                "seat": seat,
+                "user_id": user_id,
+                "name": user.shown_name if user else None,
+                "is_bot": bool(user and user.is_bot),
+                "bot_names": display_names(user),
+            }
+        )
+    return out
+
+
+def hand_record(hand: Hand) -> dict | None:
+    """The hand's record (``games.rules.record.make_record``) with the site's facts: id,
+    room, players, status and the stored settlement.  Before the hand is over it holds
+    no server seed and no actions (the caller checks who may read it).  None for a hand
+    that cannot be re-dealt: dealt before verifiable deals (no client seeds), or a log
+    that no longer applies (``manage.py hand_verify`` says which)."""
+    over = hand.status == Hand.Status.ENDED
+    log = [(a.seat, a.action) for a in hand.actions.order_by("seq")] if over else []
+    try:
+        seeds, dealer, match = _deal_inputs(hand)
+        record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
+    except ValueError:
+        return None
+    settlement = Settlement.objects.filter(hand=hand).first() if over else None
+    record.update(
+        {
+            "id": hand.pk,
+            "room": hand.room_id,
+            "players": _players(hand),
+            "status": hand.status,
+            "started_at": hand.started_at.isoformat(),
+            "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+            "settlement": (
+                {"transfers": settlement.transfers, "deltas": settlement.deltas}
+                if settlement is not None
+                else None
+            ),
+        }
+    )
+    return record
+
+
+def hand_frames(record: dict) -> list[dict]:
+    """Every step of a finished hand's replay, all hands face up (``replay.frames``)."""
+    return frames(record)
+
+
+def room_hands(room: Room) -> list[dict]:
+    """The room's finished hands, newest first, for the room page's list."""
+    rows = (
+        Hand.objects.filter(room=room, status=Hand.Status.ENDED)
+        .order_by("-number")
+        .values("pk", "number", "ended_at")
+    )
+    return [{"id": r["pk"], "number": r["number"], "ended_at": r["ended_at"]} for r in rows]
+
+
+# Spectators of a room with a delay (issue 14: against ghosting)
+
+
+def _hand_frames(hand: Hand):
+    """Every state a hand went through, rebuilt from its action log with the pure engine:
+    ``(when, state, events)`` from the deal on, in order.  The log is the truth (the
+    same inputs as ``manage.py hand_verify``), so this holds whichever process served
+    the table and however long ago."""
+    dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
+    try:
+        seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+        state = new_hand(hand.variant, hand.rules, seeds, dealer, match)
+    except ValueError:  # a hand stored before seeds existed: it cannot be re-dealt
+        return
+    yield hand.started_at, state, [{"type": "HandStarted"}]
+    actions = HandAction.objects.filter(hand=hand).order_by("seq")
+    for row in actions.values_list("created_at", "seat", "action"):
+        at, seat, action = row
+        out = apply(state, seat, action)
+        if isinstance(out, Rejection):  # pragma: no cover - hand_verify's business
+            log.error("hand %s: log action %s does not replay: %s", hand.pk, action, out.reason)
+            return
+        state, events = out
+        yield at, state, events
+
+
+def _late_state(hand: Hand, state, events, at: datetime) -> dict:
+    # The clock shown is the one running at that moment only if nothing happened since.
+    live = hand.status == Hand.Status.PLAYING and state.version == hand.version
+    env = seat_state(state, None, hand.deadlines if live else {}, hand.number, events)
+    # The moment the frame shows: the client's clock-skew correction then moves the
+    # deadlines it carries by the delay too.
+    env["d"]["server_time"] = at.isoformat()
+    return env
+
+
+def spectator_snapshot(
+    room_id, delay: int, *, now: datetime | None = None, payload: dict | None = None
+) -> tuple[list[dict], list[tuple[datetime, dict]]]:
+    """What a spectator sees ``delay`` seconds late: the envelopes to send now (the room,
+    then the hand as it was at ``now - delay``, its result and settlement if they were
+    known by then) and the backlog, ``(when to send, envelope)`` for every frame from
+    then until ``now``, which the socket releases at those times (later frames reach it
+    through the channel layer and are held back by the same delay).
+
+    Built from the action log, not from a process's memory: any server can serve it."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=delay)
+    late = timedelta(seconds=delay)
+    payload = payload if payload is not None else room_payload(room_id)
+    out = [envelope("room", None, payload)]
+    backlog: list[tuple[datetime, dict]] = []
+    hands = list(Hand.objects.filter(room_id=room_id).order_by("number"))
+    shown = [h for h in hands if h.started_at <= cutoff][-1:]
+    for hand in shown + [h for h in hands if h.started_at > cutoff]:
+        shown_state = final = ended_at = None
+        for at, state, events in _hand_frames(hand):
+            final, ended_at = state, at  # a hand ends with its last action
+            if at <= cutoff:
+                shown_state = state
+            else:
+                backlog.append((at + late, _late_state(hand, state, events, at)))
+        if shown_state is not None:
+            out.append(_late_state(hand, shown_state, [], cutoff))
+        if final is None or final.phase != "ended":
+            continue
+        end = envelope("hand_end", final.version, hand_end_payload(final, hand))
+        settlement = Settlement.objects.filter(hand=hand).first()
+        settled = settled_payload(hand) if settlement is not None else None
+        if ended_at <= cutoff:
+            out.append(end)
+            if settled is not None and settlement.created_at <= cutoff:
+                out.append(envelope("settled", None, settled))
+                continue
+        else:
+            backlog.append((ended_at + late, end))
+        if settled is not None:
+            at = max(settlement.created_at, ended_at) + late
+            backlog.append((at, envelope("settled", None, settled)))
+    backlog.sort(key=lambda item: item[0])
+    return out, backlog

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import ClubError, room_rules
+from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
 from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
@@ -42,6 +42,7 @@ from games.rules import (
     new_match,
 )
 from games.rules.bots import choose_action
+from games.rules.rng import CLIENT_SEED_BYTES
 from games.selectors import present_seats, seat_viewers
 
 User = get_user_model()
@@ -107,8 +108,10 @@ def room_create(
     discard_seconds: int | None = 15,
     claim_seconds: int | None = 8,
     preset: int | None = None,
+    spectator_delay: int | None = None,
 ) -> Room:
     club = _club_rules(preset, owner, variant, rules) if preset is not None else None
+    spectator_delay = _check_delay(spectator_delay, club.spectator_delay if club else 0)
     try:
         v = get_variant(club.variant if club else variant)
         opts = v.resolve_options(club.rules if club else rules or {})
@@ -145,6 +148,7 @@ def room_create(
                     owner=owner,
                     discard_seconds=discard_seconds,
                     claim_seconds=claim_seconds,
+                    spectator_delay=spectator_delay,
                 )
             break
         except IntegrityError:  # join code collision: draw another
@@ -156,6 +160,22 @@ def room_create(
         Seat.objects.create(room=room, index=i, user=bot_user(i) if i <= bots else None)
     publish.room_changed_on_commit(room.pk)
     return room
+
+
+def _check_delay(value, floor: int) -> int:
+    """The room's spectator delay: ``floor`` (its club preset's, 0 otherwise) unless it
+    asks for more; never less than the preset's."""
+    if value is None:
+        return floor
+    try:
+        value = check_spectator_delay(value)
+    except ValueError as e:
+        raise ServiceError("bad_delay", str(e)) from None
+    if value < floor:
+        raise ServiceError(
+            "bad_delay", f"the club's preset shows spectators the table {floor} s late at least"
+        )
+    return value
 
 
 def _club_rules(preset, owner, variant, rules):
@@ -293,8 +313,29 @@ def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
     return room
 
 
+def _check_client_seed(client_seed) -> str:
+    """A client seed as sent with ready: 16 bytes as 32 lowercase hex digits (None: none)."""
+    if client_seed is None:
+        return ""
+    if (
+        not isinstance(client_seed, str)
+        or len(client_seed) != 2 * CLIENT_SEED_BYTES
+        or not set(client_seed) <= set("0123456789abcdef")
+    ):
+        raise ServiceError(
+            "bad_client_seed",
+            f"client_seed must be {2 * CLIENT_SEED_BYTES} lowercase hex digits (16 random bytes)",
+        )
+    return client_seed
+
+
 @transaction.atomic
-def room_ready(*, room_id, user) -> Room:
+def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
+    """Ready for the next hand, optionally with this seat's client seed for its deal.
+
+    The seed is checked before anything is touched; sent again while already ready, it
+    replaces the earlier one (until the deal, when seeds are fixed)."""
+    seed = _check_client_seed(client_seed)
     room = _lock_room(room_id)
     seat = next((s for s in _seats(room) if s.user_id == user.pk and not s.left), None)
     if seat is None:
@@ -302,9 +343,17 @@ def room_ready(*, room_id, user) -> Room:
     if room.status == Room.Status.FINISHED:
         raise ServiceError("game_over", "this room's game is over", 409)
     if seat.ready:
-        return room  # nothing changed: nothing to tell the table
+        if seed and seed != seat.client_seed and _current_hand(room) is None:
+            seat.client_seed = seed
+            seat.save(update_fields=["client_seed"])
+            publish.room_changed_on_commit(room.pk)
+        return room  # otherwise nothing changed: nothing to tell the table
     seat.ready = True
-    seat.save(update_fields=["ready"])
+    fields = ["ready"]
+    if seed:
+        seat.client_seed = seed
+        fields.append("client_seed")
+    seat.save(update_fields=fields)
     if _maybe_start_hand(room) is None:
         _auto_ready_clock(room)
     publish.room_changed_on_commit(room.pk)
@@ -543,6 +592,22 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
         Presence.objects.filter(channel=channel).delete()
     _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
+
+
+@transaction.atomic
+def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
+    """A spectator's socket opened or closed: the watchers count changes.  No room lock
+    (spectators change no clock); the row is beaten and expired like a player's."""
+    if present:
+        if not Room.objects.filter(pk=room_id).exists():
+            return
+        Presence.objects.update_or_create(
+            channel=channel,
+            defaults={"room_id": room_id, "user": user, "seen_at": timezone.now()},
+        )
+    else:
+        Presence.objects.filter(channel=channel).delete()
+    publish.room_changed_on_commit(room_id)
 
 
 def presence_heartbeat(channels) -> int:

@@ -17,7 +17,8 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
-# The channel names of this process's open seated sockets: presence it vouches for.
+# The channel names of this process's open table sockets (players and spectators):
+# presence it vouches for.
 # (Process-local by nature: these sockets live here; the database holds the rows.)
 LIVE_CHANNELS: set[str] = set()
 _last_beat = 0.0

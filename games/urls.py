@@ -7,4 +7,5 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("rooms/join/", views.join_by_code, name="room-join-code"),
     path("rooms/<int:pk>/", views.room, name="room"),
+    path("hands/<int:pk>/", views.hand, name="hand"),
 ]

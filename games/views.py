@@ -9,13 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from games import selectors, services, throttles
-from games.models import Room
+from games.models import Hand, Room
 from games.option_help import option_help
 from games.rules import available, get_variant
 from games.variants import VARIANTS
@@ -29,6 +30,18 @@ def choice_names() -> dict:
             if "choice_labels" in d:
                 out.setdefault(d["id"], {}).update(d["choice_labels"])
     return out
+
+
+def win_strings() -> dict[str, str]:
+    """How a win is described: the table's result dialog and the replay share them."""
+    return {
+        "self_draw": _("self-draw"),
+        "on_discard": _("on %(name)s's discard"),
+        "rob_kong": _("robbed %(name)s's kong"),
+        "fan": _("fan"),
+        "tai": _("tai"),
+        "capped": _("capped"),
+    }
 
 
 def ui_strings() -> dict[str, str]:
@@ -53,6 +66,8 @@ def ui_strings() -> dict[str, str]:
         "add_bot": _("Add a bot"),
         "remove_bot": _("Remove bot"),
         "spectating": _("You are watching this table."),
+        "spectator_late": _("You see it %(n)s s late."),
+        "watchers": _("%(n)s watching"),
         "invite_code": _("Join code"),
         "hand_no": _("Hand %(n)s of %(total)s"),
         "wall": _("Wall"),
@@ -78,12 +93,7 @@ def ui_strings() -> dict[str, str]:
         "win": _("Win"),
         "drawn_game": _("Drawn hand (流局)"),
         "wall_out": _("The wall ran out"),
-        "self_draw": _("self-draw"),
-        "on_discard": _("on %(name)s's discard"),
-        "rob_kong": _("robbed %(name)s's kong"),
-        "fan": _("fan"),
-        "tai": _("tai"),
-        "capped": _("capped"),
+        **win_strings(),
         "transfers": _("Payments"),
         "no_transfers": _("No payments"),
         "end_checks": _("End-of-wall checks"),
@@ -182,6 +192,14 @@ def ui_strings() -> dict[str, str]:
         "more_rules": _("More rules"),
         "creating": _("Creating…"),
         "club_preset": _("%(club)s · %(preset)s, version %(n)s"),
+        # Issue 14: replays and the check of the deal.
+        "replay_hand": _("Replay and check this hand"),
+        "hand_link": _("Hand %(n)s: replay and check"),
+        "commitment": _("Deal commitment"),
+        "commitment_help": _(
+            "SHA-256 of the server's secret seed for this deal, fixed before anyone is "
+            "ready: the seed is revealed when the hand ends, so you can check the deal."
+        ),
     }
 
 
@@ -192,6 +210,9 @@ def error_messages() -> dict[str, str]:
         "bad_bots": _("Choose 0 to 3 bots."),
         "bad_private": _("Only a private table can have no timer."),
         "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
+        "bad_delay": _(
+            "The spectator delay is 0 to 300 seconds, and not less than the club preset's."
+        ),
         "bad_rules": _("One of the house rules has a value it cannot take."),
         "chi_zhang_da_zhang": _("After this chow you may not discard that tile (吃张打张)."),
         "bad_request": _("The form was not filled in correctly."),
@@ -224,6 +245,7 @@ def error_messages() -> dict[str, str]:
         "bad_tile": _("That is not a tile of this game."),
         "rate_limited": _("Too many requests; wait a moment."),
         "network": _("No connection to the server."),
+        "bad_client_seed": _("Your browser sent a malformed random seed; reload the page."),
     }
 
 
@@ -269,7 +291,113 @@ def room(request, pk):
         "errors": error_messages(),
         "lobby_url": "/lobby/",
     }
-    return render(request, "games/room.html", {"room": room, "boot": boot})
+    hands = selectors.room_hands(room)
+    return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})
+
+
+def replay_strings() -> dict[str, str]:
+    """The hand page's JavaScript strings (replay and verify panel), in the reader's language."""
+    return {
+        "step_of": _("Step %(n)s of %(total)s"),
+        "deal": _("The deal"),
+        "play": pgettext("replay", "Play"),
+        "pause": pgettext("replay", "Pause"),
+        "first": _("First step"),
+        "back": _("Step back"),
+        "forward": _("Step forward"),
+        "last": _("Last step"),
+        "speed": _("Speed"),
+        "wall": _("Wall"),
+        "dealer": _("Dealer"),
+        "indicator": _("Indicator"),
+        "wilds": _("Wild tiles"),
+        "flowers": _("Flowers"),
+        "bot": _("bot"),
+        "winds": _("ESWN"),
+        "discard": _("discards"),
+        "draw": _("draws"),
+        "peng": _("Pung"),
+        "gang": _("Kong"),
+        "chi": _("Chow"),
+        "hu": _("Win"),
+        "pass": _("Pass"),
+        "leave": _("Left the table"),
+        "choice": _("Chooses"),
+        "won": _("Won"),
+        **win_strings(),
+        "no_wins": _("No win yet."),
+        "drawn_game": _("Drawn hand (流局)"),
+        "copied": _("Link copied."),
+        "copy_failed": _("Copy the link from the box."),
+        "loading": _("Loading the replay…"),
+        "load_failed": _("The replay could not be loaded."),
+        "verifying": _("Checking…"),
+        "commit_ok": _(
+            "Match: SHA-256 of this server seed is the commitment published before the deal."
+        ),
+        "commit_bad": _(
+            "Mismatch: SHA-256 of this server seed is not the commitment published before the deal."
+        ),
+        "deal_ok": _(
+            "Match: these seeds deal exactly the hands, flowers and indicator of the replay."
+        ),
+        "deal_bad": _("Mismatch: these seeds deal other tiles than the ones played (%(what)s)."),
+        "draws_ok": _(
+            "Match: all %(n)s tiles drawn during the hand came from this wall, in order."
+        ),
+        "draws_bad": _("Mismatch: step %(n)s drew %(got)s where this wall gives %(expected)s."),
+        "verify_ok": _("Verified: this deal followed from seeds fixed before anyone saw them."),
+        "verify_bad": _("Not verified: the seeds do not match what was played."),
+        "verify_error": _("These seeds cannot be checked: %(error)s"),
+        "no_crypto": _("This browser has no Web Crypto: use the command line check instead."),
+        "computed": _("computed"),
+        "expected": _("published"),
+        "wall_order": _("The wall as dealt, from the front"),
+        "dice": _("Dice"),
+        "m": _("Characters"),
+        "p": _("Dots"),
+        "s": _("Bamboo"),
+    }
+
+
+def hand(request, pk):
+    """A finished hand's replay and its verify panel; a hand in play shows its commitment."""
+    hand = Hand.objects.filter(pk=pk).select_related("room").first()
+    if hand is None:
+        raise Http404("no such hand")
+    if not selectors.hand_visible_to(hand, request.user):
+        # Friendly, not a stack trace: the hand exists but is for its players.
+        return render(request, "games/hand_private.html", {"hand": hand}, status=403)
+    variant = get_variant(hand.variant)
+    record = selectors.hand_record(hand)
+    if record is None:
+        return render(request, "games/hand_private.html", {"hand": hand, "no_record": True})
+    over = hand.status == Hand.Status.ENDED
+    lang = "en" if (get_language() or "").startswith("en") else "zh-hans"
+    names = [p["bot_names"][lang] if p["bot_names"] else p["name"] for p in record["players"]]
+    boot = {
+        "hand_id": hand.pk,
+        "over": over,
+        "record": record,
+        "frames_url": f"/api/hands/{hand.pk}/frames/",
+        "patterns": variant.pattern_names(),
+        "reasons": variant.reason_names(),
+        "unit": variant.score_unit,
+        "winds": variant.plays_winds,
+        "strings": replay_strings(),
+    }
+    return render(
+        request,
+        "games/hand.html",
+        {
+            "hand": hand,
+            "record": record,
+            "over": over,
+            "player_names": names,
+            "variant_name": next((v.name for v in VARIANTS if v.key == hand.variant), hand.variant),
+            "boot": boot,
+        },
+    )
 
 
 @login_required

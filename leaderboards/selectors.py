@@ -147,6 +147,7 @@ class RecentHandRow:
     variant_name: str
     room_id: int
     hand_number: int
+    hand_id: int  # its replay: /hands/<hand_id>/
     rank: int
     score_delta: int
     rating_after: float
@@ -169,6 +170,7 @@ def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
             variant_name=_variant_name(c.variant),
             room_id=c.hand.room_id,
             hand_number=c.hand.number,
+            hand_id=c.hand_id,
             rank=c.rank,
             score_delta=c.score_delta,
             rating_after=round(c.ordinal_after, 2),

@@ -142,6 +142,13 @@ function lockedIds(v) {
   return v.rules.filter((r) => document.getElementById(`lock-${r.id}`).checked).map((r) => r.id);
 }
 
+/** The spectator delay field as typed (the server refuses what is not 0..300 s). */
+function delayOf(f) {
+  const raw = f.spectator_delay.value.trim();
+  if (raw === "") return null;
+  return Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+
 async function setupEditor(variants) {
   const base = `/api/clubs/${BOOT.club_id}/presets/`;
   if (BOOT.mode === "new") {
@@ -158,7 +165,7 @@ async function setupEditor(variants) {
       const v = variants.find((x) => x.key === select.value);
       const preset = await api("POST", base, {
         variant: v.key, name: f.name.value, rules: ruleUi.collect(v.rules),
-        locked: lockedIds(v), note: f.note.value,
+        locked: lockedIds(v), note: f.note.value, spectator_delay: delayOf(f),
       });
       location.href = `/clubs/${BOOT.club_id}/presets/${preset.id}/`;
     });
@@ -167,9 +174,11 @@ async function setupEditor(variants) {
   const p = BOOT.preset;
   const v = variants.find((x) => x.key === p.variant);
   renderEditor(v, p.choices, p.locked);
+  $("#preset-delay").value = p.spectator_delay || 0;
   onSubmit("#preset-form", async (f) => {
     await api("PUT", `${base}${p.id}/`, {
       rules: ruleUi.collect(v.rules), locked: lockedIds(v), note: f.note.value,
+      spectator_delay: delayOf(f),
     });
     location.reload();
   });
@@ -192,6 +201,7 @@ function setupPlay(variants) {
     const rules = ruleUi.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
     const room = await api("POST", "/api/rooms/", {
       preset: p.id, rules, hands: Number(f.hands.value) || 8, bots: Number(f.bots.value),
+      spectator_delay: delayOf(f),
     });
     location.href = `/rooms/${room.id}/`;
   });

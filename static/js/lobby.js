@@ -57,6 +57,7 @@ async function loadRooms() {
     facts.append(el("span", "", fmt(S.hands, { n: r.hands_total })));
     facts.append(el("span", "", r.discard_seconds
       ? `${r.discard_seconds}${S.seconds}/${r.claim_seconds}${S.seconds}` : S.no_timer));
+    if (r.watchers) facts.append(el("span", "room-watchers", fmt(S.watchers, { n: r.watchers })));
     facts.append(el("span", "muted", r.owner));
     li.append(facts);
     const hl = ruleHighlights(r);
@@ -107,6 +108,13 @@ function syncTimerControls() {
   $("#opt-claim").disabled = noTimer.checked;
 }
 
+/** The spectator delay as typed: a number, or the text itself for the server to refuse. */
+function delayValue() {
+  const raw = $("#opt-delay").value.trim();
+  if (raw === "") return 0;
+  return Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+
 async function setupCreate() {
   const form = $("#create-form");
   if (!form) return;
@@ -136,6 +144,7 @@ async function setupCreate() {
       bots: Number($("#opt-bots").value),
       discard_seconds: noTimer ? null : Number($("#opt-discard").value) || 15,
       claim_seconds: noTimer ? null : Number($("#opt-claim").value) || 8,
+      spectator_delay: delayValue(),
     };
     const err = $("#create-error");
     err.hidden = true;

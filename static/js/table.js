@@ -248,6 +248,7 @@ function handle(msg) {
     if (!handEnd || handEnd.hand !== d.hand) settled = null;
     handEnd = d;
     renderResult();
+    addHandLink(d);
   } else if (msg.t === "settled") {
     if (handEnd && d.hand === handEnd.hand) {
       settled = d;
@@ -267,6 +268,21 @@ function handle(msg) {
     if (d.code === "stale" || /version/i.test(d.message || "")) socket.send({ t: "sync" });
     if (state) renderActions();
   }
+}
+
+/** The room's "Hands" menu: a finished hand's replay link, newest first. */
+function addHandLink(d) {
+  const list = $("#room-hands-list");
+  if (!list || !d.hand_id || list.querySelector(`[data-hand-id="${d.hand_id}"]`)) return;
+  const li = el("li", "");
+  li.dataset.handId = d.hand_id;
+  const a = el("a", "", fmt(S.hand_link, { n: d.hand }));
+  a.href = `/hands/${d.hand_id}/`;
+  li.append(a);
+  list.prepend(li);
+  $("#menu-hands").hidden = false;
+  const none = $("#room-hands-none");
+  if (none) none.remove();
 }
 
 // ---- room ------------------------------------------------------------------------------
@@ -304,6 +320,7 @@ function renderRoom() {
       club: room.club_name, preset: room.preset_name, n: room.preset.version,
     });
   }
+  renderWatchers();
   const code = $("#room-code");
   if (room.private && mySeat !== null) {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
@@ -320,6 +337,31 @@ function renderRoom() {
   renderPlates();
   renderActions();
   renderTools();
+}
+
+/** How many watch the table (spectators' sockets, counted by the server). */
+function renderWatchers() {
+  const box = $("#room-watchers");
+  const n = room.watchers || 0;
+  box.hidden = !n;
+  const words = fmt(S.watchers, { n });
+  // An eye and the number (the words for screen readers and as the tooltip): short
+  // enough for a phone's header.
+  const eye = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  eye.setAttribute("viewBox", "0 0 24 24");
+  eye.setAttribute("class", "eye");
+  eye.setAttribute("aria-hidden", "true");
+  eye.innerHTML = '<path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" '
+    + 'stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.5" fill="currentColor"/>';
+  box.replaceChildren(eye, el("span", "", String(n)), el("span", "visually-hidden", words));
+  box.title = words;
+  box.dataset.watchers = n;
+}
+
+/** What a spectator is told: watching, and how late when the room delays spectators. */
+function spectatingNote() {
+  return room && room.spectator_delay
+    ? `${S.spectating} ${fmt(S.spectator_late, { n: room.spectator_delay })}` : S.spectating;
 }
 
 function renderPrestart() {
@@ -353,6 +395,17 @@ function renderPrestart() {
   box.append(list);
   // The rules' countdown for the last player to be ready (Ningbo), filled in by tick().
   box.append(el("p", "prestart-next starts-in", ""));
+  if (room.next_commitment) {
+    // The server's seed for this deal is fixed already: its SHA-256, checkable afterwards.
+    const fair = el("p", "prestart-fair", `${S.commitment}: `);
+    fair.id = "prestart-commitment";
+    const code = el("code", "", `${room.next_commitment.slice(0, 16)}…`);
+    code.title = room.next_commitment;
+    fair.dataset.commitment = room.next_commitment;
+    fair.append(code);
+    fair.title = S.commitment_help;
+    box.append(fair);
+  }
   const row = el("div", "prestart-actions");
   if (canReady()) row.append(readyButton(S.ready));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
@@ -362,7 +415,7 @@ function renderPrestart() {
     row.append(add);
   }
   if (mySeat === null) {
-    box.append(el("p", "muted", S.spectating));
+    box.append(el("p", "muted", spectatingNote()));
     if (room.free_seats && room.status === "open") row.append(joinButton());
   }
   box.append(row);
@@ -400,9 +453,17 @@ function canReady() {
   return !state || state.phase === "ended";
 }
 
+// This seat's share of the next deal's randomness: 16 bytes from Web Crypto, drawn after the
+// server committed to its seed (room.next_commitment), so neither side can steer the wall.
+function clientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function sendReady() {
-  if (!socket.send({ t: "ready" })) {
-    api("POST", `/api/rooms/${room.id}/ready/`).catch((e) => toast(refusal(e)));
+  const client_seed = clientSeed();
+  if (!socket.send({ t: "ready", client_seed })) {
+    api("POST", `/api/rooms/${room.id}/ready/`, { client_seed }).catch((e) => toast(refusal(e)));
   }
 }
 
@@ -781,7 +842,7 @@ function buildActions(bar, prompt) {
   if (!state) return; // before the first hand the Ready button is in the seat list
   if (canReady()) bar.append(readyButton(S.ready_next));
   if (mySeat === null) {
-    prompt.textContent = S.spectating;
+    prompt.textContent = spectatingNote();
     if (room && room.free_seats && room.status === "open") bar.append(joinButton());
     return;
   }
@@ -1126,6 +1187,15 @@ function renderResult() {
     a.href = boot.lobby_url;
     foot.append(a);
   }
+  if (handEnd.hand_id) {
+    // The replay of this hand, with the check of its deal against the revealed seed.
+    const replay = el("a", "button button-quiet", S.replay_hand);
+    replay.id = "result-replay";
+    replay.href = `/hands/${handEnd.hand_id}/`;
+    replay.target = "_blank";
+    replay.rel = "noopener";
+    foot.append(replay);
+  }
   const close = el("button", "button button-quiet", S.close);
   close.id = "btn-result-close";
   close.onclick = closeResult;
@@ -1312,6 +1382,7 @@ $("#my-hand").title = S.keys;
 window.__table = {
   get state() { return state; },
   get room() { return room; },
+  get handEnd() { return handEnd; },
   tileLabel,
   sync: () => socket.send({ t: "sync" }),
 };
