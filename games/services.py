@@ -452,16 +452,39 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
 # Playing
 
 
+class _Raced(Exception):
+    """The hand read with the room lock was older than the locked room (see hand_act)."""
+
+
+def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
+    """Lock the room and read its playing hand in one statement.
+
+    On PostgreSQL a statement that waited for the lock re-reads only the locked row, so
+    the hand may be the one from before the wait: callers confirm its version (the
+    snapshot update is conditional on it) and read it again when it moved."""
+    hand = (
+        Hand.objects.select_related("room")
+        .select_for_update(of=("room",))
+        .filter(room_id=room_id, status=Hand.Status.PLAYING)
+        .order_by("pk")
+        .first()
+    )
+    if hand is None:
+        return _lock_room(room_id), None
+    return hand.room, hand
+
+
 @transaction.atomic
 def hand_act(*, room_id, user, version, action) -> int:
     """Apply a seated player's action; returns the new version."""
-    # Lock first, then read: a hand read in the locking statement could be the version
-    # from before the wait (PostgreSQL re-reads only the locked row).
-    room = _lock_room(room_id)
-    hand = _current_hand(room)
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        raise ServiceError("no_room", "no such room", 404) from None
+    room, hand = _lock_room_and_hand(room_id)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seats = _seats(room)
+    seats = _seats(room)  # read after the lock: current
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
@@ -471,30 +494,56 @@ def hand_act(*, room_id, user, version, action) -> int:
         return Hand.objects.get(pk=hand.pk).version
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
+    for fresh in (False, True):
+        read = hand.version  # _act moves ``hand`` on; this is the version it was read at
+        try:
+            return _act(room, hand, seats, seat, version, action, checked=fresh)
+        except (ServiceError, _Raced):
+            if fresh:
+                raise
+            # Refused or raced on a hand that may predate the lock: decide again on the
+            # hand as it is now (the lock is held, so this read is current).
+            again = Hand.objects.filter(pk=hand.pk).first()
+            if again is None or (again.version == read and again.status == Hand.Status.PLAYING):
+                raise
+            if again.status != Hand.Status.PLAYING:
+                raise ServiceError("no_hand", "no hand is being played in this room", 409) from None
+            hand = again
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
     if version != hand.version:
         raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
     state = HandState.from_json(hand.state)
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         raise ServiceError(out.code, out.reason, 409)
-    _record(room, hand, [(seat.index, action, "player", *out)], seats)
+    _record(
+        room,
+        hand,
+        [(seat.index, action, "player", *out)],
+        seats,
+        expect=None if checked else hand.version,
+    )
     return hand.version
 
 
 def _record(
-    room: Room, hand: Hand, steps, seats: list[Seat] | None = None, now: datetime | None = None
+    room: Room,
+    hand: Hand,
+    steps,
+    seats: list[Seat] | None = None,
+    now: datetime | None = None,
+    *,
+    expect: int | None = None,
 ) -> None:
-    """Append accepted actions to the log and save the snapshot, in this transaction.
+    """Save the snapshot and append accepted actions to the log, in this transaction.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
-    clock the actions were decided on (a deadline sweep's)."""
+    clock the actions were decided on (a deadline sweep's).  ``expect``: the version the
+    hand must still be at in the database (else ``_Raced``, nothing written)."""
     now = now or timezone.now()
-    HandAction.objects.bulk_create(
-        [
-            HandAction(hand=hand, seq=state.version, seat=seat, action=action, source=source)
-            for seat, action, source, state, _ in steps
-        ]
-    )
     state = steps[-1][3]
     hand.state = state.to_json()
     hand.version = state.version
@@ -508,7 +557,18 @@ def _record(
         fields += ["status", "result", "ended_at"]
     else:
         _set_deadlines(room, hand, state, seats, now)
-    hand.save(update_fields=fields)
+    if expect is None:
+        hand.save(update_fields=fields)
+    elif not Hand.objects.filter(pk=hand.pk, version=expect).update(
+        **{f: getattr(hand, f) for f in fields}
+    ):
+        raise _Raced
+    HandAction.objects.bulk_create(
+        [
+            HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
+            for seat, action, source, st, _ in steps
+        ]
+    )
     publish.hand_changed_on_commit(
         room.pk,
         hand,
