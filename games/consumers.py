@@ -383,6 +383,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                         await self._emit(env)
                     self.early.clear()
                 else:
+                    log.warning(
+                        "room %s: version gap not filled within %s s, sent a snapshot",
+                        self.room_id,
+                        GAP_WAIT,
+                    )
                     await self._send_snapshot_locked()
                     self.early.clear()
             except Exception:  # the socket is closing: disconnect() cancels us
