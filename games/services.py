@@ -12,6 +12,7 @@ Celery tasks and the deadline sweeper all call these functions.
 from __future__ import annotations
 
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -43,7 +44,7 @@ from games.rules import (
 )
 from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES
-from games.selectors import present_seats, seat_viewers
+from games.selectors import present_seats, present_users, seat_viewers  # noqa: F401 - present_seats: read by callers of services
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -196,6 +197,15 @@ def _lock_room(room_id) -> Room:
         raise ServiceError("no_room", "no such room", 404) from None
 
 
+def _presence_changed(room_or_id) -> None:
+    """The room's Presence rows changed in this transaction: a new ``presence_rev``."""
+    rev = secrets.randbits(62)
+    room_id = room_or_id.pk if isinstance(room_or_id, Room) else room_or_id
+    Room.objects.filter(pk=room_id).update(presence_rev=rev)
+    if isinstance(room_or_id, Room):
+        room_or_id.presence_rev = rev
+
+
 def _seats(room: Room) -> list[Seat]:
     return list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
 
@@ -247,7 +257,8 @@ def room_leave(*, room_id, user) -> Room:
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
-    Presence.objects.filter(room=room, user=user).delete()
+    if Presence.objects.filter(room=room, user=user).delete()[0]:
+        _presence_changed(room)
     hand = _current_hand(room)
     if hand is not None:
         state = HandState.from_json(hand.state)
@@ -605,7 +616,8 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
     old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
     # Presence only matters at a table without timers: spare everyone else the query.
     untimed = room.discard_seconds is None or room.claim_seconds is None
-    present = present_seats(room.pk, now) if untimed else set()
+    users = present_users(room, now) if untimed else frozenset()
+    present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in awaited(state):
         delay = _delay(room, seats[seat], state, present)
@@ -650,6 +662,7 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
         )
     else:
         Presence.objects.filter(channel=channel).delete()
+    _presence_changed(room)
     _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
 
@@ -667,6 +680,7 @@ def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
         )
     else:
         Presence.objects.filter(channel=channel).delete()
+    _presence_changed(room_id)
     publish.room_changed_on_commit(room_id)
 
 
@@ -684,6 +698,7 @@ def presence_expire(now: datetime | None = None) -> int:
     for room_id in rooms:
         with transaction.atomic():
             room = _lock_room(room_id)
+            _presence_changed(room)
             _refresh_deadlines(room)
             publish.room_changed_on_commit(room.pk)
     return removed
