@@ -7,6 +7,14 @@ Which seat a socket watches is read from the database at connect, on every
 ``sync`` and whenever the service tells the user's sockets to ``reseat``;
 seat views are addressed to the seat's current occupant (``publish.py``), so
 a socket whose user left a seat stops seeing it even if that notice is lost.
+
+Per socket, the hand's frames go out in version order (``_Sequencer``): publishes of
+consecutive actions may come from different server processes and overtake each other
+in the channel layer, so a ``state`` older than what this socket was sent is dropped,
+and one past a gap is held up to ``GAP_WAIT`` seconds for the missing versions; if
+they do not come, the socket is sent a fresh snapshot instead of a gapped frame.  The
+only thing kept is the last (hand, version) sent: a cursor, checked against the
+database by the snapshot.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ FRAME_RATE = 8.0
 FRAME_BURST = 30
 FRAME_STRIKES = 60
 CLOSE_RATE_LIMITED = 4429
+# Seconds a frame past a version gap waits for the missing ones before a snapshot.
+GAP_WAIT = 0.3
 
 
 def _error(code: str, message: str) -> str:
@@ -72,6 +82,57 @@ async def _presence(room_id, user, channel: str, present: bool, *, seated: bool 
     )
 
 
+class _Sequencer:
+    """The hand cursor of one socket: which hand frames may go out now.
+
+    ``state`` frames of one hand count up by one version from 0; ``hand_end`` follows
+    the state of its own version.  A frame is ``send`` (next in line, or a state of the
+    version just sent: a clock changed), ``drop`` (older) or ``hold`` (past a gap)."""
+
+    def __init__(self):
+        self.hand: int | None = None  # None: nothing known yet, take the first frame
+        self.version = -1
+        self.ended = False
+
+    @staticmethod
+    def key(env: dict):
+        """(hand, version, 0 state / 1 hand_end) of a hand frame; None for the others."""
+        t = env.get("t")
+        if t not in ("state", "hand_end") or not isinstance(env.get("d"), dict):
+            return None
+        return (env["d"].get("hand"), env.get("v"), 0 if t == "state" else 1)
+
+    def verdict(self, env: dict) -> str:
+        k = self.key(env)
+        if k is None or self.hand is None:
+            return "send"
+        hand, v, end = k
+        if not isinstance(hand, int) or not isinstance(v, int):
+            return "send"
+        if hand < self.hand:
+            return "drop"
+        if hand > self.hand:
+            return "send" if (v == 0 and not end) else "hold"
+        if end:
+            if self.ended:
+                return "drop"
+            return "send" if v == self.version else ("drop" if v < self.version else "hold")
+        if v < self.version or (v == self.version and self.ended):
+            return "drop"
+        return "send" if v <= self.version + 1 else "hold"
+
+    def note(self, env: dict) -> None:
+        """``env`` went out (live or from a snapshot): move the cursor to it."""
+        k = self.key(env)
+        if k is None or not isinstance(k[0], int) or not isinstance(k[1], int):
+            return
+        hand, v, end = k
+        if self.hand != hand or self.version != v:
+            self.ended = False
+        self.hand, self.version = hand, v
+        self.ended = self.ended or bool(end)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         from games.sweeper import ensure_sweeper
@@ -90,6 +151,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.held_n = itertools.count()
         self.wake = asyncio.Event()
         self.releaser: asyncio.Task | None = None
+        # Hand frames in version order (see the module docstring).
+        self.seq = _Sequencer()
+        self.early: list[dict] = []  # frames held past a gap, until GAP_WAIT
+        self.gap_timer: asyncio.Task | None = None
+        self.seq_lock = asyncio.Lock()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -113,6 +179,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.releaser is not None:
             self.releaser.cancel()
             self.releaser = None
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
         for g in self.groups_joined:
             await self.channel_layer.group_discard(g, self.channel_name)
         self.groups_joined = []
@@ -238,19 +307,93 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     async def _send_snapshot(self, *, backlog: bool = False):
+        async with self.seq_lock:
+            await self._send_snapshot_locked(backlog=backlog)
+
+    async def _send_snapshot_locked(self, *, backlog: bool = False):
         if self.seat is None and self.delay:
+            self.seq = _Sequencer()  # the live frames go on from wherever they are
             await self._send_late_snapshot(backlog)
             return
         envelopes = await database_sync_to_async(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
+            self.seq.note(env)
             await self.send(json.dumps(env))
+        if self.seq.hand is None:  # no hand dealt yet: the first one starts at version 0
+            self.seq.hand, self.seq.ended = 0, True
+        # What was held is now as old as the snapshot (dropped) or follows on from it.
+        at = (self.seq.hand, self.seq.version)
+        self.early = [e for e in self.early if tuple(_Sequencer.key(e)[:2]) > at]
+        await self._release_early()
 
     async def table_send(self, event):
-        text = json.dumps(event["envelope"])
+        async with self.seq_lock:
+            env = event["envelope"]
+            verdict = self.seq.verdict(env)
+            if verdict == "drop":
+                return
+            if verdict == "hold":
+                self.early.append(env)
+                if self.gap_timer is None or self.gap_timer.done():
+                    self.gap_timer = asyncio.get_running_loop().create_task(self._gap_wait())
+                return
+            await self._emit(env)
+            await self._release_early()
+
+    async def _emit(self, env: dict) -> None:
+        self.seq.note(env)
+        text = json.dumps(env)
         if self.seat is None and self.delay:
             self._hold(asyncio.get_running_loop().time() + self.delay, text)
         else:
             await self.send(text)
+
+    async def _release_early(self) -> None:
+        """Send the held frames that are now next in line, drop those now old."""
+        progress = True
+        while progress and self.early:
+            progress = False
+            for env in sorted(self.early, key=_Sequencer.key):
+                verdict = self.seq.verdict(env)
+                if verdict == "hold":
+                    continue
+                self.early.remove(env)
+                if verdict == "send":
+                    await self._emit(env)
+                progress = True
+                break
+        if (
+            not self.early
+            and self.gap_timer is not None
+            and self.gap_timer is not (asyncio.current_task())
+        ):
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    async def _gap_wait(self) -> None:
+        """The missing versions did not come within GAP_WAIT: a snapshot instead (a
+        late spectator, whose snapshot is the past, gets the held frames in order)."""
+        await asyncio.sleep(GAP_WAIT)
+        async with self.seq_lock:
+            if not self.early or self.room_id is None:
+                return
+            try:
+                if self.seat is None and self.delay:
+                    for env in sorted(self.early, key=_Sequencer.key):
+                        await self._emit(env)
+                    self.early.clear()
+                else:
+                    log.warning(
+                        "room %s: version gap not filled within %s s, sent a snapshot",
+                        self.room_id,
+                        GAP_WAIT,
+                    )
+                    await self._send_snapshot_locked()
+                    self.early.clear()
+            except Exception:  # the socket is closing: disconnect() cancels us
+                log.debug("gap resync not sent (room %s)", self.room_id)
+            finally:
+                self.gap_timer = None
 
     # --- a spectator's delay ---------------------------------------------------------
     async def _send_late_snapshot(self, backlog: bool) -> None:

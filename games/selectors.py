@@ -108,6 +108,27 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
     )
 
 
+# room id -> (the room's presence_rev, the users with a fresh socket there).  A cache
+# checked against the room row read under its lock: any process may hold it.
+_PRESENT: dict[int, tuple[int, frozenset[int]]] = {}
+
+
+def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
+    """Users with a fresh socket in ``room`` (read under the room lock): from this
+    process's cache while the room's ``presence_rev`` is the one it was read at."""
+    hit = _PRESENT.get(room.pk)
+    if hit is not None and hit[0] == room.presence_rev:
+        return hit[1]
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    users = frozenset(
+        Presence.objects.filter(room_id=room.pk, seen_at__gte=since).values_list(
+            "user_id", flat=True
+        )
+    )
+    _PRESENT[room.pk] = (room.presence_rev, users)
+    return users
+
+
 def watcher_count(room_id, now: datetime | None = None) -> int:
     """How many people watch the table: users with a fresh socket in the room (the
     Presence rows every table socket keeps, beaten by its server) who do not play in it."""

@@ -12,6 +12,7 @@ Celery tasks and the deadline sweeper all call these functions.
 from __future__ import annotations
 
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -43,7 +44,7 @@ from games.rules import (
 )
 from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES
-from games.selectors import present_seats, seat_viewers
+from games.selectors import present_seats, present_users, seat_viewers  # noqa: F401 - present_seats: read by callers of services
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -196,6 +197,15 @@ def _lock_room(room_id) -> Room:
         raise ServiceError("no_room", "no such room", 404) from None
 
 
+def _presence_changed(room_or_id) -> None:
+    """The room's Presence rows changed in this transaction: a new ``presence_rev``."""
+    rev = secrets.randbits(62)
+    room_id = room_or_id.pk if isinstance(room_or_id, Room) else room_or_id
+    Room.objects.filter(pk=room_id).update(presence_rev=rev)
+    if isinstance(room_or_id, Room):
+        room_or_id.presence_rev = rev
+
+
 def _seats(room: Room) -> list[Seat]:
     return list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
 
@@ -247,7 +257,8 @@ def room_leave(*, room_id, user) -> Room:
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
-    Presence.objects.filter(room=room, user=user).delete()
+    if Presence.objects.filter(room=room, user=user).delete()[0]:
+        _presence_changed(room)
     hand = _current_hand(room)
     if hand is not None:
         state = HandState.from_json(hand.state)
@@ -452,16 +463,39 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
 # Playing
 
 
+class _Raced(Exception):
+    """The hand read with the room lock was older than the locked room (see hand_act)."""
+
+
+def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
+    """Lock the room and read its playing hand in one statement.
+
+    On PostgreSQL a statement that waited for the lock re-reads only the locked row, so
+    the hand may be the one from before the wait: callers confirm its version (the
+    snapshot update is conditional on it) and read it again when it moved."""
+    hand = (
+        Hand.objects.select_related("room")
+        .select_for_update(of=("room",))
+        .filter(room_id=room_id, status=Hand.Status.PLAYING)
+        .order_by("pk")
+        .first()
+    )
+    if hand is None:
+        return _lock_room(room_id), None
+    return hand.room, hand
+
+
 @transaction.atomic
 def hand_act(*, room_id, user, version, action) -> int:
     """Apply a seated player's action; returns the new version."""
-    # Lock first, then read: a hand read in the locking statement could be the version
-    # from before the wait (PostgreSQL re-reads only the locked row).
-    room = _lock_room(room_id)
-    hand = _current_hand(room)
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        raise ServiceError("no_room", "no such room", 404) from None
+    room, hand = _lock_room_and_hand(room_id)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seats = _seats(room)
+    seats = _seats(room)  # read after the lock: current
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
@@ -471,30 +505,56 @@ def hand_act(*, room_id, user, version, action) -> int:
         return Hand.objects.get(pk=hand.pk).version
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
+    for fresh in (False, True):
+        read = hand.version  # _act moves ``hand`` on; this is the version it was read at
+        try:
+            return _act(room, hand, seats, seat, version, action, checked=fresh)
+        except (ServiceError, _Raced):
+            if fresh:
+                raise
+            # Refused or raced on a hand that may predate the lock: decide again on the
+            # hand as it is now (the lock is held, so this read is current).
+            again = Hand.objects.filter(pk=hand.pk).first()
+            if again is None or (again.version == read and again.status == Hand.Status.PLAYING):
+                raise
+            if again.status != Hand.Status.PLAYING:
+                raise ServiceError("no_hand", "no hand is being played in this room", 409) from None
+            hand = again
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
     if version != hand.version:
         raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
     state = HandState.from_json(hand.state)
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         raise ServiceError(out.code, out.reason, 409)
-    _record(room, hand, [(seat.index, action, "player", *out)], seats)
+    _record(
+        room,
+        hand,
+        [(seat.index, action, "player", *out)],
+        seats,
+        expect=None if checked else hand.version,
+    )
     return hand.version
 
 
 def _record(
-    room: Room, hand: Hand, steps, seats: list[Seat] | None = None, now: datetime | None = None
+    room: Room,
+    hand: Hand,
+    steps,
+    seats: list[Seat] | None = None,
+    now: datetime | None = None,
+    *,
+    expect: int | None = None,
 ) -> None:
-    """Append accepted actions to the log and save the snapshot, in this transaction.
+    """Save the snapshot and append accepted actions to the log, in this transaction.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
-    clock the actions were decided on (a deadline sweep's)."""
+    clock the actions were decided on (a deadline sweep's).  ``expect``: the version the
+    hand must still be at in the database (else ``_Raced``, nothing written)."""
     now = now or timezone.now()
-    HandAction.objects.bulk_create(
-        [
-            HandAction(hand=hand, seq=state.version, seat=seat, action=action, source=source)
-            for seat, action, source, state, _ in steps
-        ]
-    )
     state = steps[-1][3]
     hand.state = state.to_json()
     hand.version = state.version
@@ -508,7 +568,18 @@ def _record(
         fields += ["status", "result", "ended_at"]
     else:
         _set_deadlines(room, hand, state, seats, now)
-    hand.save(update_fields=fields)
+    if expect is None:
+        hand.save(update_fields=fields)
+    elif not Hand.objects.filter(pk=hand.pk, version=expect).update(
+        **{f: getattr(hand, f) for f in fields}
+    ):
+        raise _Raced
+    HandAction.objects.bulk_create(
+        [
+            HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
+            for seat, action, source, st, _ in steps
+        ]
+    )
     publish.hand_changed_on_commit(
         room.pk,
         hand,
@@ -545,7 +616,8 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
     old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
     # Presence only matters at a table without timers: spare everyone else the query.
     untimed = room.discard_seconds is None or room.claim_seconds is None
-    present = present_seats(room.pk, now) if untimed else set()
+    users = present_users(room, now) if untimed else frozenset()
+    present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in awaited(state):
         delay = _delay(room, seats[seat], state, present)
@@ -590,6 +662,7 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
         )
     else:
         Presence.objects.filter(channel=channel).delete()
+    _presence_changed(room)
     _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
 
@@ -607,6 +680,7 @@ def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
         )
     else:
         Presence.objects.filter(channel=channel).delete()
+    _presence_changed(room_id)
     publish.room_changed_on_commit(room_id)
 
 
@@ -624,6 +698,7 @@ def presence_expire(now: datetime | None = None) -> int:
     for room_id in rooms:
         with transaction.atomic():
             room = _lock_room(room_id)
+            _presence_changed(room)
             _refresh_deadlines(room)
             publish.room_changed_on_commit(room.pk)
     return removed

@@ -83,3 +83,62 @@ def test_two_processes_firing_one_deadline_act_once(make_user):
     assert len({(a.seat, a.seq) for a in actions}) == len(actions) == taken[2]
     hand.refresh_from_db()
     assert hand.version == len(actions)
+
+
+def test_an_action_that_waited_for_the_lock_acts_on_the_hand_as_it_is_after_the_wait(
+    make_user,
+):
+    """The lock and the hand read are one statement; on PostgreSQL one that waited for
+    the lock sees the hand from before the wait.  Two seats act on the same version of
+    the setup phase, the second while the first holds the room: the second is refused
+    as stale (its version is gone) and nothing of it is written."""
+    import time
+
+    from django.db import transaction
+
+    users = [make_user(n) for n in ("ann", "bob", "cat", "dan")]
+    room = services.room_create(owner=users[0], variant="sichuan", hands=1)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    hand = Hand.objects.get(room=room)
+    v = hand.version
+    held, out = threading.Event(), {}
+
+    def first():
+        try:
+            with transaction.atomic():
+                services._lock_room(room.pk)
+                services.hand_act(
+                    room_id=room.pk,
+                    user=users[0],
+                    version=v,
+                    action={"type": "ding_que", "suit": "m"},
+                )
+                held.set()
+                time.sleep(0.5)  # the second is waiting for the room meanwhile
+        finally:
+            connection.close()
+
+    def second():
+        held.wait(10)
+        try:
+            services.hand_act(
+                room_id=room.pk, user=users[1], version=v, action={"type": "ding_que", "suit": "p"}
+            )
+            out["second"] = "ok"
+        except services.ServiceError as e:
+            out["second"] = e.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert out == {"second": "stale"}
+    hand.refresh_from_db()
+    assert hand.version == v + 1
+    assert list(HandAction.objects.filter(hand=hand).values_list("seat", flat=True)) == [0]

@@ -34,18 +34,19 @@ QUE = "smps"
 FRONT = "678s5p"
 
 # name: (queries in the action's transaction, queries after its commit).  Measured
-# 2026-12-01 on SQLite and PostgreSQL alike.  The transaction's 7 are: SAVEPOINT (the
-# test's transaction stands in for BEGIN), lock the room row, read the playing hand, read
-# the seats with their users, insert the log row, update the hand's snapshot and
-# deadlines, RELEASE (for COMMIT).  The hand end adds the room's move to the next hand
-# (room update, seats reset, seats whose player left opened).  After the commit the
-# per-seat messages are already built: no query.
+# 2026-12-01 on SQLite and PostgreSQL alike.  The transaction's 6 are: SAVEPOINT (the
+# test's transaction stands in for BEGIN), lock the room row and read its playing hand
+# (one statement), read the seats with their users, update the hand's snapshot and
+# deadlines (conditional on the version read), insert the log row, RELEASE (for COMMIT).
+# The hand end adds the room's move to the next hand (room update, seats reset, seats
+# whose player left opened).  After the commit the per-seat messages are already built:
+# no query.  (Before: 7 and 10, the lock and the hand read being two statements.)
 CEILINGS = {
-    "discard": (7, 0),
-    "claim_open": (7, 0),
-    "claim_pass": (7, 0),
-    "win": (7, 0),
-    "hand_end": (10, None),
+    "discard": (6, 0),
+    "claim_open": (6, 0),
+    "claim_pass": (6, 0),
+    "win": (6, 0),
+    "hand_end": (9, None),
 }
 
 
@@ -122,3 +123,45 @@ def test_queries_per_action_stay_at_todays_counts(make_user, django_capture_on_c
 
 def _renamed(make_user):
     return lambda name: make_user(f"b{name}")
+
+
+def test_a_table_without_timers_reads_presence_once_not_every_action(
+    make_user, django_capture_on_commit_callbacks
+):
+    """Without timers a seat's clock depends on whether its player is connected: that is
+    read once and kept (keyed by the room's ``presence_rev``), not queried per action;
+    a socket closing changes the rev, and the next clock sees it."""
+    from datetime import datetime
+
+    from games.models import Presence, Room
+
+    users = [make_user(f"u{i}") for i in range(4)]
+    room = services.room_create(
+        owner=users[0],
+        variant="sichuan",
+        hands=2,
+        private=True,
+        discard_seconds=None,
+        claim_seconds=None,
+    )
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u, code=room.code)
+    for i, u in enumerate(users):
+        services.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
+        services.room_ready(room_id=room.pk, user=u)
+    cap = django_capture_on_commit_callbacks
+    suits = "mpsm"
+    counts = [
+        _act(room, users[i], {"type": "ding_que", "suit": suits[i]}, cap)[0] for i in range(3)
+    ]
+    assert counts[1:] == [CEILINGS["discard"][0]] * 2, counts  # only the first reads presence
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    assert hand.deadlines["seats"] == {}  # everyone awaited is here: no clock
+    # Seat 3's socket closes (on another server, as far as this process knows): the
+    # rev moves and seat 3, still to choose, gets the away clock.
+    services.seat_presence(room_id=room.pk, user=users[3], channel="c3", present=False)
+    assert not Presence.objects.filter(user=users[3]).exists()
+    hand.refresh_from_db()
+    assert set(hand.deadlines["seats"]) == {"3"}
+    assert datetime.fromisoformat(hand.deadlines["seats"]["3"])
+    assert Room.objects.get(pk=room.pk).presence_rev != 0
