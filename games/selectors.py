@@ -97,10 +97,15 @@ def _next_deal(room: Room) -> dict:
     }
 
 
+def _fresh_presence(room_id, now: datetime | None = None):
+    """The room's Presence rows whose server has beaten within ``GAME_PRESENCE_TTL``."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    return Presence.objects.filter(room_id=room_id, seen_at__gte=since)
+
+
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
     """Seats whose current occupant has an open socket whose server has beaten recently."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    fresh = Presence.objects.filter(room_id=room_id, seen_at__gte=since).values("user_id")
+    fresh = _fresh_presence(room_id, now).values("user_id")
     return set(
         Seat.objects.filter(room_id=room_id, left=False, user_id__in=fresh).values_list(
             "index", flat=True
@@ -119,12 +124,7 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
     hit = _PRESENT.get(room.pk)
     if hit is not None and hit[0] == room.presence_rev:
         return hit[1]
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    users = frozenset(
-        Presence.objects.filter(room_id=room.pk, seen_at__gte=since).values_list(
-            "user_id", flat=True
-        )
-    )
+    users = frozenset(_fresh_presence(room.pk, now).values_list("user_id", flat=True))
     _PRESENT[room.pk] = (room.presence_rev, users)
     return users
 
@@ -132,10 +132,9 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
 def watcher_count(room_id, now: datetime | None = None) -> int:
     """How many people watch the table: users with a fresh socket in the room (the
     Presence rows every table socket keeps, beaten by its server) who do not play in it."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
     players = Seat.objects.filter(room_id=room_id, left=False, user__isnull=False)
     return (
-        Presence.objects.filter(room_id=room_id, seen_at__gte=since)
+        _fresh_presence(room_id, now)
         .exclude(user_id__in=players.values("user_id"))
         .values("user_id")
         .distinct()
@@ -240,9 +239,11 @@ def hand_visible_to(hand: Hand, user) -> bool:
     return user is not None and user.is_authenticated and user.pk in hand.players
 
 
-def _deal_inputs(hand: Hand):
+def deal_inputs(hand: Hand):
     """``(seeds, dealer, match)`` exactly as ``new_hand`` was called for this hand: the
-    match it was dealt under (its dealer None when the dice chose)."""
+    match it was dealt under (its dealer None when the dice chose); hands stored before
+    matches existed name the dealer.  Raises ValueError for a hand dealt before
+    verifiable deals (fewer than four client seeds)."""
     seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
     dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
     return seeds, dealer, match
@@ -275,7 +276,7 @@ def hand_record(hand: Hand) -> dict | None:
     over = hand.status == Hand.Status.ENDED
     log = [(a.seat, a.action) for a in hand.actions.order_by("seq")] if over else []
     try:
-        seeds, dealer, match = _deal_inputs(hand)
+        seeds, dealer, match = deal_inputs(hand)
         record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
     except ValueError:
         return None
@@ -321,9 +322,8 @@ def _hand_frames(hand: Hand):
     ``(when, state, events)`` from the deal on, in order.  The log is the truth (the
     same inputs as ``manage.py hand_verify``), so this holds whichever process served
     the table and however long ago."""
-    dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
     try:
-        seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+        seeds, dealer, match = deal_inputs(hand)
         state = new_hand(hand.variant, hand.rules, seeds, dealer, match)
     except ValueError:  # a hand stored before seeds existed: it cannot be re-dealt
         return

@@ -43,8 +43,8 @@ from games.rules import (
     new_match,
 )
 from games.rules.bots import choose_action
-from games.rules.rng import CLIENT_SEED_BYTES
-from games.selectors import present_seats, present_users, seat_viewers  # noqa: F401 - present_seats: read by callers of services
+from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
+from games.selectors import present_users, seat_viewers
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -328,11 +328,7 @@ def _check_client_seed(client_seed) -> str:
     """A client seed as sent with ready: 16 bytes as 32 lowercase hex digits (None: none)."""
     if client_seed is None:
         return ""
-    if (
-        not isinstance(client_seed, str)
-        or len(client_seed) != 2 * CLIENT_SEED_BYTES
-        or not set(client_seed) <= set("0123456789abcdef")
-    ):
+    if not is_client_seed(client_seed):
         raise ServiceError(
             "bad_client_seed",
             f"client_seed must be {2 * CLIENT_SEED_BYTES} lowercase hex digits (16 random bytes)",

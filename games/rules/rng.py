@@ -45,6 +45,15 @@ def commitment(server_seed_hex: str) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def is_client_seed(text) -> bool:
+    """Whether ``text`` is a client seed: 16 bytes as 32 lowercase hex digits."""
+    try:
+        _hex_bytes(text, CLIENT_SEED_BYTES, "client seed")
+    except ValueError:
+        return False
+    return True
+
+
 def default_client_seed(commitment_hex: str, seat: int) -> str:
     """The client seed of a seat whose player sent none (bots, old clients).
 

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Hand
-from games.rules import DealSeeds, replay
+from games.rules import replay
+from games.selectors import deal_inputs
 
 
 class Command(BaseCommand):
@@ -21,11 +22,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"hand {hand.pk}: legacy deal, cannot be re-dealt (skipped)")
                 continue
             log = [(a.seat, a.action) for a in hand.actions.order_by("seq")]
-            # The exact inputs of new_hand: the match it was dealt under (its dealer None
-            # when the dice chose); hands stored before matches existed name the dealer.
-            dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
             try:
-                seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
+                seeds, dealer, match = deal_inputs(hand)
                 rebuilt = replay(hand.variant, hand.rules, seeds, dealer, log, match).to_json()
             except ValueError as e:
                 bad += 1
