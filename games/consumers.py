@@ -26,6 +26,7 @@ import json
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -47,11 +48,20 @@ CLOSE_RATE_LIMITED = 4429
 GAP_WAIT = 0.3
 
 
+def _db(fn):
+    """``fn`` run in a worker thread with its own database connection.
+
+    Not thread-sensitive: the socket's calls are awaited one at a time, so they stay in
+    order, and sockets of different tables no longer queue for the process's one
+    thread-sensitive thread (a burst of connects or a table's four ready frames did)."""
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
 def _error(code: str, message: str) -> str:
     return json.dumps({"t": "error", "v": None, "d": {"code": code, "message": message}})
 
 
-@database_sync_to_async
+@_db
 def _access(room_id, user):
     """(room id, seat, spectator delay) for this user now; (None, None, 0) no such room;
     seat False: refused."""
@@ -77,9 +87,7 @@ async def _presence(room_id, user, channel: str, present: bool, *, seated: bool 
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
     service = services.seat_presence if seated else services.watch_presence
-    await database_sync_to_async(service)(
-        room_id=room_id, user=user, channel=channel, present=present
-    )
+    await _db(service)(room_id=room_id, user=user, channel=channel, present=present)
 
 
 class _Sequencer:
@@ -134,6 +142,20 @@ class _Sequencer:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Run the message's handler, without Channels' per-message database cleanup.
+
+        Channels' ``dispatch`` first runs ``close_old_connections`` on the one thread
+        shared by all thread-sensitive sync code of this process: a thread hop for every
+        frame in and every state out (four per action at a full table), queued behind
+        whatever that thread is doing.  Every database call here goes through
+        ``database_sync_to_async``, which closes old connections itself, in the thread
+        that uses them; so that hop did nothing for this consumer but wait."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         from games.sweeper import ensure_sweeper
 
@@ -293,16 +315,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(_error("spectator", "spectators cannot play"))
             return
         if kind == "ready":
-            await database_sync_to_async(services.room_ready)(
+            await _db(services.room_ready)(
                 room_id=self.room_id, user=self.user, client_seed=msg.get("client_seed")
             )
             return
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
-        # Not thread-sensitive: actions at different tables run in parallel threads (each
-        # with its own connection); the room lock orders them.
-        await database_sync_to_async(services.hand_act, thread_sensitive=False)(
+        # Actions at different tables run in parallel threads; the room lock orders them.
+        await _db(services.hand_act)(
             room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
         )
 
@@ -315,7 +336,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.seq = _Sequencer()  # the live frames go on from wherever they are
             await self._send_late_snapshot(backlog)
             return
-        envelopes = await database_sync_to_async(selectors.table_snapshot)(self.room_id, self.seat)
+        envelopes = await _db(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
             self.seq.note(env)
             await self.send(json.dumps(env))
@@ -399,9 +420,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send_late_snapshot(self, backlog: bool) -> None:
         """The table as it was ``delay`` seconds ago (rebuilt from the action log) and,
         on connect, what happened since, each frame held until it is that old."""
-        envelopes, later = await database_sync_to_async(selectors.spectator_snapshot)(
-            self.room_id, self.delay
-        )
+        envelopes, later = await _db(selectors.spectator_snapshot)(self.room_id, self.delay)
         for env in envelopes:
             await self.send(json.dumps(env))
         if backlog:
