@@ -11,6 +11,7 @@ Celery tasks and the deadline sweeper all call these functions.
 
 from __future__ import annotations
 
+import copy
 import logging
 import secrets
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
@@ -208,6 +210,26 @@ def _presence_changed(room_or_id) -> None:
 
 def _seats(room: Room) -> list[Seat]:
     return list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+
+
+# room id -> (its seats_rev, its seats as read at that revision).  The database gives a
+# room a new random ``seats_rev`` whenever any of its seat rows changes (triggers,
+# migration 0009), so an entry is the truth while the room's revision, read under its
+# lock, is the same: a cache checked against the database, good in any process.
+_SEATS: dict[int, tuple[int, list[Seat]]] = {}
+# The revision as the locking statement reads it (not a model field: nothing saves it).
+SEATS_REV = RawSQL("games_room.seats_rev", ())
+
+
+def _play_seats(room: Room, rev: int) -> list[Seat]:
+    """The room's seats, read under its lock at revision ``rev``: from this process's
+    cache when they were read at that revision before.  Each caller gets its own copies
+    (it may change them; the database is what changes the revision)."""
+    hit = _SEATS.get(room.pk)
+    if hit is None or hit[0] != rev:
+        hit = (rev, _seats(room))
+        _SEATS[room.pk] = hit
+    return [copy.copy(s) for s in hit[1]]
 
 
 def _current_hand(room: Room) -> Hand | None:
@@ -472,6 +494,7 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     hand = (
         Hand.objects.select_related("room")
         .select_for_update(of=("room",))
+        .annotate(seats_rev=SEATS_REV)
         .filter(room_id=room_id, status=Hand.Status.PLAYING)
         .order_by("pk")
         .first()
@@ -491,7 +514,7 @@ def hand_act(*, room_id, user, version, action) -> int:
     room, hand = _lock_room_and_hand(room_id)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seats = _seats(room)  # read after the lock: current
+    seats = _play_seats(room, hand.seats_rev)  # at the revision read with the lock: current
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
