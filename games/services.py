@@ -542,10 +542,25 @@ def hand_act(*, room_id, user, version, action) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _same_decision(hand: Hand, state, version: int) -> bool:
+    """An action sent on an older ``version`` still answers the decision in hand: the
+    seats decide at once (a claim window, choosing suits or tiles to exchange; never a
+    turn of play) and the table has been at this decision point since that version, so
+    all that moved meanwhile is other seats' answers, which no seat sees before the
+    decision is over.  Whether this seat may still answer is ``apply``'s to say."""
+    since = hand.deadlines.get("since")
+    return (
+        state.phase != "play"
+        and isinstance(since, int)
+        and since <= version < hand.version
+        and hand.deadlines.get("key") == _decision_key(state)
+    )
+
+
 def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
-    if version != hand.version:
-        raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
     state = HandState.from_json(hand.state)
+    if version != hand.version and not _same_decision(hand, state, version):
+        raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         raise ServiceError(out.code, out.reason, 409)
@@ -631,8 +646,12 @@ def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
 
 
 def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+    """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
+    the version the table came to this decision point at (``_same_decision``)."""
     key = _decision_key(state)
-    old = hand.deadlines.get("seats", {}) if hand.deadlines.get("key") == key else {}
+    same = hand.deadlines.get("key") == key
+    old = hand.deadlines.get("seats", {}) if same else {}
+    since = hand.deadlines.get("since") if same else state.version
     # Presence only matters at a table without timers: spare everyone else the query.
     untimed = room.discard_seconds is None or room.claim_seconds is None
     users = present_users(room, now) if untimed else frozenset()
@@ -649,7 +668,7 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
         if kept is not None and datetime.fromisoformat(kept) < due:
             due = datetime.fromisoformat(kept)
         per_seat[str(seat)] = due.isoformat()
-    hand.deadlines = {"key": key, "seats": per_seat}
+    hand.deadlines = {"key": key, "since": since, "seats": per_seat}
     hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
 
 

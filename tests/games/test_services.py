@@ -87,6 +87,49 @@ def test_stale_and_illegal_actions_change_nothing(make_user):
     assert HandAction.objects.filter(hand=hand).count() == 0
 
 
+def test_seats_deciding_at_once_may_answer_on_the_version_they_were_offered(make_user):
+    """定缺 (like a claim window) is decided by several seats at once: each may answer
+    on the version that offered the decision, whatever the others answered meanwhile.
+    A turn of play is not: an action on an older version there is stale."""
+    users = [make_user(n) for n in ("ann", "bob", "cat", "dan")]
+    room = services.room_create(owner=users[0], variant="sichuan", hands=1)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    hand = Hand.objects.get(room=room)
+    offered = hand.version
+    assert hand.deadlines["since"] == offered
+    for i, suit in enumerate("mpsm"):
+        services.hand_act(
+            room_id=room.pk,
+            user=users[i],
+            version=offered,
+            action={"type": "ding_que", "suit": suit},
+        )
+    hand.refresh_from_db()
+    state = HandState.from_json(hand.state)
+    assert state.phase == "play" and hand.version == offered + 4
+    assert state.vs["que"] == [0, 1, 2, 0]
+    # An answer again on that version: the decision is over, so it is stale.
+    with pytest.raises(services.ServiceError) as e:
+        services.hand_act(
+            room_id=room.pk,
+            user=users[0],
+            version=offered,
+            action={"type": "ding_que", "suit": "p"},
+        )
+    assert e.value.code == "stale"
+    # In play only the version on the table counts.
+    turn = state.turn
+    tile = legal_actions(state, turn)[-1]
+    assert tile["type"] == "discard"
+    with pytest.raises(services.ServiceError) as e:
+        services.hand_act(room_id=room.pk, user=users[turn], version=hand.version - 1, action=tile)
+    assert e.value.code == "stale"
+    assert Hand.objects.get(pk=hand.pk).version == hand.version
+
+
 def test_bots_act_at_their_deadline_and_humans_at_theirs(make_user):
     ann = make_user("ann")
     room = services.room_create(owner=ann, variant="sichuan", bots=3)
