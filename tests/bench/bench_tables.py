@@ -12,14 +12,16 @@ per table, four clients a table.  Three runs, side by side in one report:
 1. **capacity** — clients act the instant they are offered an action: actions
    per second is what the servers carry; latency there is mostly queueing.
 2. **paced** — clients think 0.5–1.5 × ``--think`` seconds first, as (fast)
-   players do: the latency players feel at that many tables.
+   players do: the latency players feel at that many tables.  The tables sit
+   down at moments spread over ``--stagger`` seconds, as a site's tables do.
 3. **echo floor** — the same number of clients, each sending to a bare echo
    socket on the same servers at the paced run's measured per-client rate
    (randomised the same way), for as long as the paced run took (capped by
    ``--echo-seconds``).  Its p99 is the floor the paced p99 is compared with.
 
-Latency is send ``act`` → receive the next ``state`` (a version past the one
-acted on).  Clients follow the protocol a browser does (``static/js/net.js``,
+Latency is send ``act`` → receive the ``state`` that shows it taken (a version
+past the one acted on, with an event of the seat's or the action no longer
+offered: where seats decide at once, the next state may be another seat's).  Clients follow the protocol a browser does (``static/js/net.js``,
 ``table.js``): after ``--quiet`` seconds of silence while a hand is on (or its
 settlement is awaited) they send ``{"t": "sync"}`` and get a snapshot — a
 **resync**; a ``state`` whose version skips one (a lost notice) is a **stall**,
@@ -118,18 +120,38 @@ class Phase:
         ]
 
 
+def answered(msg: dict, action: dict) -> bool:
+    """Whether this ``state`` shows the seat's own pending ``action`` taken: an event of
+    its seat, or the action no longer offered.  (Where seats decide at once, 定缺 or a
+    claim window, the next state may be another seat's answer, still offering ours.)"""
+    d = msg["d"]
+    me = d.get("seat")
+    return any(e.get("seat") == me for e in d.get("events", ())) or action not in d["legal"]
+
+
 async def table_client(
-    phase: Phase, table: int, url, origin, cookie, *, think: float, quiet: float, seed: int
+    phase: Phase,
+    table: int,
+    url,
+    origin,
+    cookie,
+    *,
+    think: float,
+    quiet: float,
+    seed: int,
+    start: float = 0.0,
 ):
-    """One seated player, protocol-abiding: acts on every offered action (after thinking
-    0.5–1.5× ``think``), resyncs after ``quiet`` seconds of silence while it expects
-    messages and on a version gap, and leaves once it has seen ``settled``."""
+    """One seated player, protocol-abiding: sits down ``start`` seconds into the run,
+    acts on every offered action (after thinking 0.5–1.5× ``think``), resyncs after
+    ``quiet`` seconds of silence while it expects messages and on a version gap, and
+    leaves once it has seen ``settled``."""
     from websockets.asyncio.client import connect
 
     from tests.live import choose
 
     rng = random.Random(seed)
-    pending = None  # (version acted on, send time, action type)
+    await asyncio.sleep(start)
+    pending = None  # (version acted on, send time, action)
     last_v = None  # the newest state version seen in this hand
     missing: set[int] = set()  # versions a gap skipped
     after_room = False  # the state following a ``room`` is a snapshot: not a gap
@@ -167,16 +189,16 @@ async def table_client(
                         missing.discard(v)
                     continue  # old news, or a snapshot repeating what we have
                 last_v = v
-                if pending is not None and v > pending[0]:
+                if pending is not None and v > pending[0] and answered(msg, pending[2]):
                     phase.latencies.append(now - pending[1])
-                    phase.by_action[pending[2]].append(now - pending[1])
+                    phase.by_action[pending[2]["type"]].append(now - pending[1])
                     pending = None
                 legal = msg["d"]["legal"]
                 if legal and pending is None and not ended:
                     if think:
                         await asyncio.sleep(think * (0.5 + rng.random()))
                     action = choose(legal)
-                    pending = (v, time.perf_counter(), action["type"])
+                    pending = (v, time.perf_counter(), action)
                     phase.actions += 1
                     await ws.send(json.dumps({"t": "act", "v": v, "action": action}))
             elif t == "hand_end":
@@ -199,7 +221,13 @@ async def table_client(
                     pending = None
 
 
-async def run_tables(phase: Phase, rooms, cookies, ports, *, think, quiet, timeout, first):
+async def run_tables(
+    phase: Phase, rooms, cookies, ports, *, think, quiet, timeout, first, stagger=0.0
+):
+    """Play one hand at each room; a table's players sit down together, the tables at
+    moments spread evenly over ``stagger`` seconds."""
+    starts = [stagger * i / max(1, len(rooms)) for i in range(len(rooms))]
+    random.Random(first).shuffle(starts)
     tasks = [
         asyncio.ensure_future(
             table_client(
@@ -212,6 +240,7 @@ async def run_tables(phase: Phase, rooms, cookies, ports, *, think, quiet, timeo
                 think=think,
                 quiet=quiet,
                 seed=4 * (first + i) + k,
+                start=starts[i],
             )
         )
         for i, room in enumerate(rooms)
@@ -359,6 +388,7 @@ def start_profilers(servers) -> list[subprocess.Popen]:
                     "--rate",
                     "100",
                     "--nonblocking",
+                    "--gil",  # only the thread holding the GIL: CPU, not waits on the database
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=open(OUT / f"bench-profile-daphne-{k}.log", "wb"),  # noqa: SIM115
@@ -446,6 +476,13 @@ def main() -> int:
     parser.add_argument(
         "--echo-seconds", type=float, default=60.0, help="cap on the echo run's length"
     )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=10.0,
+        help="seconds over which the paced run's tables sit down (a site's tables do not "
+        "all deal in the same second; the capacity run starts them at once)",
+    )
     parser.add_argument("--profile", action="store_true", help="py-spy the capacity run")
     args = parser.parse_args()
     try:
@@ -525,6 +562,7 @@ def main() -> int:
                 ports,
                 think=args.think,
                 first=args.tables,
+                stagger=args.stagger,
                 **common,
             )
         )
@@ -548,7 +586,8 @@ def main() -> int:
         f"{args.tables} tables x 4 clients, one hand a table; Daphne x{args.servers}, {db} + "
         f"Redis layer; settlement: "
         + ("in-process (CELERY eager)" if eager else "real Celery worker (solo pool)")
-        + f"; clients resync after {args.quiet:g} s of silence"
+        + f"; clients resync after {args.quiet:g} s of silence; paced tables sit down over "
+        f"{args.stagger:g} s"
     )
     head = (
         f"{'':24}{'actions':>8}{'sec':>8}{'per s':>7}{'p50 ms':>8}{'p99 ms':>8}"
