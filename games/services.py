@@ -19,14 +19,13 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models.expressions import RawSQL
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
-from games import finisher, publish
+from games import finisher, publish, rows
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
@@ -217,8 +216,6 @@ def _seats(room: Room) -> list[Seat]:
 # migration 0009), so an entry is the truth while the room's revision, read under its
 # lock, is the same: a cache checked against the database, good in any process.
 _SEATS: dict[int, tuple[int, list[Seat]]] = {}
-# The revision as the locking statement reads it (not a model field: nothing saves it).
-SEATS_REV = RawSQL("games_room.seats_rev", ())
 
 
 def _play_seats(room: Room, rev: int) -> list[Seat]:
@@ -485,23 +482,36 @@ class _Raced(Exception):
     """The hand read with the room lock was older than the locked room (see hand_act)."""
 
 
+_HAND_COLS = rows.ModelColumns(Hand, "h")
+_ROOM_COLS = rows.ModelColumns(Room, "r")
+
+
 def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
-    """Lock the room and read its playing hand in one statement.
+    """Lock the room and read its playing hand and its seats revision, in one statement.
 
     On PostgreSQL a statement that waited for the lock re-reads only the locked row, so
     the hand may be the one from before the wait: callers confirm its version (the
-    snapshot update is conditional on it) and read it again when it moved."""
-    hand = (
-        Hand.objects.select_related("room")
-        .select_for_update(of=("room",))
-        .annotate(seats_rev=SEATS_REV)
-        .filter(room_id=room_id, status=Hand.Status.PLAYING)
-        .order_by("pk")
-        .first()
-    )
-    if hand is None:
+    snapshot update is conditional on it) and read it again when it moved.  The room
+    (the seats revision with it) is the one after the wait.
+
+    Written out rather than compiled by the ORM at every action (``games.rows``)."""
+    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT {_HAND_COLS.sql()}, {_ROOM_COLS.sql()}, r.seats_rev"
+            " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
+            f" WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1{lock}",
+            [room_id, Hand.Status.PLAYING.value],
+        )
+        row = cur.fetchone()
+    if row is None:
         return _lock_room(room_id), None
-    return hand.room, hand
+    n = len(_HAND_COLS)
+    hand = _HAND_COLS.build(row[:n])
+    room = _ROOM_COLS.build(row[n : n + len(_ROOM_COLS)])
+    hand.room = room
+    hand.seats_rev = row[-1]
+    return room, hand
 
 
 @transaction.atomic
@@ -602,13 +612,12 @@ def _record(
         fields += ["status", "result", "ended_at"]
     else:
         _set_deadlines(room, hand, state, seats, now)
-    if expect is None:
-        hand.save(update_fields=fields)
-    elif not Hand.objects.filter(pk=hand.pk, version=expect).update(
-        **{f: getattr(hand, f) for f in fields}
-    ):
+    # Written out, not compiled by the ORM at every action (``games.rows``).
+    if not rows.update_fields(hand, fields, where=None if expect is None else {"version": expect}):
+        if expect is None:  # pragma: no cover - the room lock is held: the hand is there
+            raise Hand.DoesNotExist(hand.pk)
         raise _Raced
-    HandAction.objects.bulk_create(
+    rows.insert(
         [
             HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
             for seat, action, source, st, _ in steps

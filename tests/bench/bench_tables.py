@@ -21,7 +21,8 @@ per table, four clients a table.  Three runs, side by side in one report:
 
 Latency is send ``act`` → receive the ``state`` that shows it taken (a version
 past the one acted on, with an event of the seat's or the action no longer
-offered: where seats decide at once, the next state may be another seat's).  Clients follow the protocol a browser does (``static/js/net.js``,
+offered: where seats decide at once, the next state may be another seat's).
+Clients follow the protocol a browser does (``static/js/net.js``,
 ``table.js``): after ``--quiet`` seconds of silence while a hand is on (or its
 settlement is awaited) they send ``{"t": "sync"}`` and get a snapshot — a
 **resync**; a ``state`` whose version skips one (a lost notice) is a **stall**,
