@@ -54,7 +54,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
             return None
     seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
     v = get_variant(room.variant)
-    present = present_seats(room.pk)
+    present, watchers = _presence_of(seats, _fresh_users(room.pk))
     out = {
         "id": room.pk,
         "variant": room.variant,
@@ -75,7 +75,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         **_next_deal(room),
         "ws": room.ws_path,
         "spectator_delay": room.spectator_delay,
-        "watchers": watcher_count(room.pk),
+        "watchers": watchers,
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
@@ -103,14 +103,25 @@ def _fresh_presence(room_id, now: datetime | None = None):
     return Presence.objects.filter(room_id=room_id, seen_at__gte=since)
 
 
+def _fresh_users(room_id, now: datetime | None = None) -> set[int]:
+    return set(_fresh_presence(room_id, now).values_list("user_id", flat=True))
+
+
+def _presence_of(seats, fresh: set[int]) -> tuple[set[int], int]:
+    """(seats whose current occupant has a fresh socket, how many other users have one:
+    the watchers) from the room's seats and the users with a fresh socket there."""
+    playing = {s.user_id for s in seats if s.user_id and not s.left}
+    present = {s.index for s in seats if s.user_id in fresh and not s.left}
+    return present, len(fresh - playing)
+
+
+def _seat_rows(room_id):
+    return list(Seat.objects.filter(room_id=room_id).only("index", "user_id", "left"))
+
+
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
     """Seats whose current occupant has an open socket whose server has beaten recently."""
-    fresh = _fresh_presence(room_id, now).values("user_id")
-    return set(
-        Seat.objects.filter(room_id=room_id, left=False, user_id__in=fresh).values_list(
-            "index", flat=True
-        )
-    )
+    return _presence_of(_seat_rows(room_id), _fresh_users(room_id, now))[0]
 
 
 # room id -> (the room's presence_rev, the users with a fresh socket there).  A cache
@@ -132,14 +143,7 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
 def watcher_count(room_id, now: datetime | None = None) -> int:
     """How many people watch the table: users with a fresh socket in the room (the
     Presence rows every table socket keeps, beaten by its server) who do not play in it."""
-    players = Seat.objects.filter(room_id=room_id, left=False, user__isnull=False)
-    return (
-        _fresh_presence(room_id, now)
-        .exclude(user_id__in=players.values("user_id"))
-        .values("user_id")
-        .distinct()
-        .count()
-    )
+    return _presence_of(_seat_rows(room_id), _fresh_users(room_id, now))[1]
 
 
 def open_rooms(limit: int = 100, *, for_user=None):
