@@ -26,6 +26,7 @@ import json
 import logging
 import time
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -57,8 +58,14 @@ def _db(fn):
     return database_sync_to_async(fn, thread_sensitive=False)
 
 
+def _text(env: dict) -> str:
+    """A message as the JSON text frame it goes out as (orjson: the table's four states
+    an action are most of what this process serialises)."""
+    return orjson.dumps(env, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def _error(code: str, message: str) -> str:
-    return json.dumps({"t": "error", "v": None, "d": {"code": code, "message": message}})
+    return _text({"t": "error", "v": None, "d": {"code": code, "message": message}})
 
 
 @_db
@@ -339,7 +346,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         envelopes = await _db(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
             self.seq.note(env)
-            await self.send(json.dumps(env))
+            await self.send(_text(env))
         if self.seq.hand is None:  # no hand dealt yet: the first one starts at version 0
             self.seq.hand, self.seq.ended = 0, True
         # What was held is now as old as the snapshot (dropped) or follows on from it.
@@ -363,7 +370,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _emit(self, env: dict) -> None:
         self.seq.note(env)
-        text = json.dumps(env)
+        text = _text(env)
         if self.seat is None and self.delay:
             self._hold(asyncio.get_running_loop().time() + self.delay, text)
         else:
@@ -422,11 +429,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         on connect, what happened since, each frame held until it is that old."""
         envelopes, later = await _db(selectors.spectator_snapshot)(self.room_id, self.delay)
         for env in envelopes:
-            await self.send(json.dumps(env))
+            await self.send(_text(env))
         if backlog:
             loop_now, wall_now = asyncio.get_running_loop().time(), time.time()
             for at, env in later:
-                self._hold(loop_now + at.timestamp() - wall_now, json.dumps(env))
+                self._hold(loop_now + at.timestamp() - wall_now, _text(env))
 
     def _hold(self, at: float, text: str) -> None:
         heapq.heappush(self.held, (at, next(self.held_n), text))
