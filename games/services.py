@@ -557,7 +557,9 @@ def _same_decision(hand: Hand, state, version: int) -> bool:
     seats decide at once (a claim window, choosing suits or tiles to exchange; never a
     turn of play) and the table has been at this decision point since that version, so
     all that moved meanwhile is other seats' answers, which no seat sees before the
-    decision is over.  Whether this seat may still answer is ``apply``'s to say."""
+    decision is over.  Whether this seat may still answer is ``apply``'s to say; if it
+    may not (it has answered already), the action is stale, as any other on an old
+    version."""
     since = hand.deadlines.get("since")
     return (
         state.phase != "play"
@@ -573,6 +575,10 @@ def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
         raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
+        if version != hand.version:  # e.g. this seat has answered since: the table moved on
+            raise ServiceError(
+                "stale", f"stale version {version}: the table is at {hand.version}", 409
+            )
         raise ServiceError(out.code, out.reason, 409)
     _record(
         room,

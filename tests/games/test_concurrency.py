@@ -61,8 +61,9 @@ def test_two_simultaneous_actions_one_wins_one_is_refused(make_user):
 
     results = race(2, act)
     assert sorted(r[0] for r in results) == ["ok", "refused"], results
-    # The second acts on the hand as the first left it: this seat has chosen already.
-    assert [r[1] for r in results if r[0] == "refused"] == ["not_your_turn"]
+    # The second is decided on the hand as the first left it: this seat has chosen
+    # already, so its action is one on a version the table has moved on from.
+    assert [r[1] for r in results if r[0] == "refused"] == ["stale"]
     assert HandAction.objects.filter(hand=hand).count() == 1
     hand.refresh_from_db()
     assert hand.version == v + 1
