@@ -78,12 +78,16 @@ class _TableDB(SyncToAsync):
             close_old_connections()
 
 
-def _db(fn):
+def _db(fn, *, parallel: bool = False):
     """``fn`` run in a worker thread with that thread's database connection.
 
-    Not thread-sensitive: the socket's calls are awaited one at a time, so they stay in
-    order, and sockets of different tables no longer queue for the process's one
-    thread-sensitive thread (a burst of connects or a table's four ready frames did).
+    By default on the process's one thread-sensitive thread (sockets opening, closing,
+    readying, asking for a snapshot: one at a time, so the four seats of a table that
+    open together do not hold several threads waiting on one room lock — with those in
+    the shared pool, a burst of connects starved the handshakes past Daphne's timeout).
+    ``parallel``: in the shared pool (a table action; actions at different tables run
+    side by side, each with its thread's connection, the room lock ordering each table).
+    A socket's calls are awaited one at a time, so they stay in order either way.
     A call that fails because its connection died (the database restarted: the call's
     transaction did not commit) runs once more, on a new connection."""
 
@@ -103,7 +107,7 @@ def _db(fn):
             connection.close()
             return fn(*args, **kwargs)
 
-    return _TableDB(call, thread_sensitive=False)
+    return _TableDB(call, thread_sensitive=not parallel)
 
 
 def _text(env: dict) -> str:
@@ -378,7 +382,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
         # Actions at different tables run in parallel threads; the room lock orders them.
-        await _db(services.hand_act)(
+        await _db(services.hand_act, parallel=True)(
             room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
         )
 
