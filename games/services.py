@@ -571,14 +571,18 @@ def _same_decision(hand: Hand, state, version: int) -> bool:
 
 def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
     state = HandState.from_json(hand.state)
+
+    def stale():
+        return ServiceError(
+            "stale", f"stale version {version}: the table is at {hand.version}", 409
+        )
+
     if version != hand.version and not _same_decision(hand, state, version):
-        raise ServiceError("stale", f"stale version {version}: the table is at {hand.version}", 409)
+        raise stale()
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         if version != hand.version:  # e.g. this seat has answered since: the table moved on
-            raise ServiceError(
-                "stale", f"stale version {version}: the table is at {hand.version}", 409
-            )
+            raise stale()
         raise ServiceError(out.code, out.reason, 409)
     _record(
         room,

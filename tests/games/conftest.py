@@ -25,6 +25,19 @@ def make_user(django_user_model):
     return make
 
 
+def four_seated(users, *, hands: int = 1):
+    """A Sichuan room with these four players seated and ready: its first hand is dealt.
+    Returns the room and that hand."""
+    from games.models import Hand
+
+    room = services.room_create(owner=users[0], variant="sichuan", hands=hands)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    return room, Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+
+
 def sweep(minutes: float = 0) -> int:
     """Fire what is due ``minutes`` from now (0: only bots; 1+: human timers too)."""
     return services.deadlines_fire_due(timezone.now() + timedelta(minutes=minutes))

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import services
 from games.models import Hand, HandAction
 from games.rules import HandState
+from tests.games.conftest import four_seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,12 +102,7 @@ def test_an_action_that_waited_for_the_lock_acts_on_the_hand_as_it_is_after_the_
     from django.db import transaction
 
     users = [make_user(n) for n in ("ann", "bob", "cat", "dan")]
-    room = services.room_create(owner=users[0], variant="sichuan", hands=1)
-    for u in users[1:]:
-        services.room_join(room_id=room.pk, user=u)
-    for u in users:
-        services.room_ready(room_id=room.pk, user=u)
-    hand = Hand.objects.get(room=room)
+    room, hand = four_seated(users)
     v = hand.version
     held, out = threading.Event(), {}
 

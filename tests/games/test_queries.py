@@ -22,6 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
+from tests.games.conftest import four_seated
 from tests.rules.rig import rig
 
 pytestmark = pytest.mark.django_db
@@ -57,12 +58,7 @@ FIRST_AT_TABLE = 1
 def _table(make_user, **rig_args):
     """A four-player room with the lobby's default timers, its hand laid out by ``rig``."""
     users = [make_user(f"q{i}") for i in range(4)]
-    room = services.room_create(owner=users[0], variant="sichuan", hands=2)
-    for u in users[1:]:
-        services.room_join(room_id=room.pk, user=u)
-    for u in users:
-        services.room_ready(room_id=room.pk, user=u)
-    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    room, hand = four_seated(users, hands=2)
     assert not HandAction.objects.filter(hand=hand).exists()
     state = rig(HANDS, que=QUE, front=FRONT, **rig_args)
     hand.state, hand.version = state.to_json(), state.version

@@ -10,7 +10,7 @@ from games.models import Hand, HandAction, Room, Seat, Settlement
 from games.rules import HandState, legal_actions, settle
 from games.selectors import present_seats, room_payload
 from leaderboards.models import RatingChange
-from tests.games.conftest import play_out, sweep, wait_settled
+from tests.games.conftest import four_seated, play_out, sweep, wait_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,12 +92,7 @@ def test_seats_deciding_at_once_may_answer_on_the_version_they_were_offered(make
     on the version that offered the decision, whatever the others answered meanwhile.
     A turn of play is not: an action on an older version there is stale."""
     users = [make_user(n) for n in ("ann", "bob", "cat", "dan")]
-    room = services.room_create(owner=users[0], variant="sichuan", hands=1)
-    for u in users[1:]:
-        services.room_join(room_id=room.pk, user=u)
-    for u in users:
-        services.room_ready(room_id=room.pk, user=u)
-    hand = Hand.objects.get(room=room)
+    room, hand = four_seated(users)
     offered = hand.version
     assert hand.deadlines["since"] == offered
     for i, suit in enumerate("mpsm"):
