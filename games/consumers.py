@@ -7,6 +7,9 @@ Which seat a socket watches is read from the database at connect, on every
 ``sync`` and whenever the service tells the user's sockets to ``reseat``;
 seat views are addressed to the seat's current occupant (``publish.py``), so
 a socket whose user left a seat stops seeing it even if that notice is lost.
+A table's frames come to every socket in the room together; ``table_frames``
+sends on only those addressed to this socket's user, or to spectators while it
+watches as one.
 
 Per socket, the hand's frames go out in version order (``_Sequencer``): publishes of
 consecutive actions may come from different server processes and overtake each other
@@ -27,7 +30,6 @@ import json
 import logging
 import time
 
-import orjson
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -42,6 +44,7 @@ from django.db import (
 
 from clubs.selectors import room_hidden_from
 from games import publish, selectors, services
+from games.messages import dumps
 from games.models import Room
 
 log = logging.getLogger(__name__)
@@ -110,14 +113,8 @@ def _db(fn, *, parallel: bool = False):
     return _TableDB(call, thread_sensitive=not parallel)
 
 
-def _text(env: dict) -> str:
-    """A message as the JSON text frame it goes out as (orjson: the table's four states
-    an action are most of what this process serialises)."""
-    return orjson.dumps(env, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 def _error(code: str, message: str) -> str:
-    return _text({"t": "error", "v": None, "d": {"code": code, "message": message}})
+    return dumps({"t": "error", "v": None, "d": {"code": code, "message": message}})
 
 
 @_db
@@ -153,8 +150,9 @@ class _Sequencer:
     """The hand cursor of one socket: which hand frames may go out now.
 
     ``state`` frames of one hand count up by one version from 0; ``hand_end`` follows
-    the state of its own version.  A frame is ``send`` (next in line, or a state of the
-    version just sent: a clock changed), ``drop`` (older) or ``hold`` (past a gap)."""
+    the state of its own version.  A frame, known by its key (``key``; the publisher
+    sends it with the frame), is ``send`` (next in line, or a state of the version just
+    sent: a clock changed), ``drop`` (older) or ``hold`` (past a gap)."""
 
     def __init__(self):
         self.hand: int | None = None  # None: nothing known yet, take the first frame
@@ -169,8 +167,7 @@ class _Sequencer:
             return None
         return (env["d"].get("hand"), env.get("v"), 0 if t == "state" else 1)
 
-    def verdict(self, env: dict) -> str:
-        k = self.key(env)
+    def verdict(self, k) -> str:
         if k is None or self.hand is None:
             return "send"
         hand, v, end = k
@@ -188,9 +185,8 @@ class _Sequencer:
             return "drop"
         return "send" if v <= self.version + 1 else "hold"
 
-    def note(self, env: dict) -> None:
-        """``env`` went out (live or from a snapshot): move the cursor to it."""
-        k = self.key(env)
+    def note(self, k) -> None:
+        """The frame keyed ``k`` went out (live or from a snapshot): move the cursor."""
         if k is None or not isinstance(k[0], int) or not isinstance(k[1], int):
             return
         hand, v, end = k
@@ -234,7 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.releaser: asyncio.Task | None = None
         # Hand frames in version order (see the module docstring).
         self.seq = _Sequencer()
-        self.early: list[dict] = []  # frames held past a gap, until GAP_WAIT
+        self.early: list[tuple[tuple, str]] = []  # (key, text) held past a gap, until GAP_WAIT
         self.gap_timer: asyncio.Task | None = None
         self.seq_lock = asyncio.Lock()
         if self.user is None or not self.user.is_authenticated:
@@ -277,18 +273,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
 
-    async def _drop(self, group: str) -> None:
-        if group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-            self.groups_joined.remove(group)
-
     async def _take_seat(self, seat: int | None, *, first: bool = False) -> None:
         """Watch from ``seat`` (None: as a spectator), after watching from ``self.seat``."""
         before, self.seat = self.seat, seat
-        if seat is None:
-            await self._join(publish.watch_group(self.room_id))
-        else:
-            await self._drop(publish.watch_group(self.room_id))
+        if seat is not None:
             self.held.clear()  # a player sees the table as it is
         here = (self.room_id, self.user, self.channel_name)
         if first:
@@ -397,32 +385,44 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         envelopes = await _db(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
-            self.seq.note(env)
-            await self.send(_text(env))
+            self.seq.note(_Sequencer.key(env))
+            await self.send(dumps(env))
         if self.seq.hand is None:  # no hand dealt yet: the first one starts at version 0
             self.seq.hand, self.seq.ended = 0, True
         # What was held is now as old as the snapshot (dropped) or follows on from it.
         at = (self.seq.hand, self.seq.version)
-        self.early = [e for e in self.early if tuple(_Sequencer.key(e)[:2]) > at]
+        self.early = [e for e in self.early if tuple(e[0][:2]) > at]
         await self._release_early()
 
-    async def table_send(self, event):
-        async with self.seq_lock:
-            env = event["envelope"]
-            verdict = self.seq.verdict(env)
-            if verdict == "drop":
-                return
-            if verdict == "hold":
-                self.early.append(env)
-                if self.gap_timer is None or self.gap_timer.done():
-                    self.gap_timer = asyncio.get_running_loop().create_task(self._gap_wait())
-                return
-            await self._emit(env)
-            await self._release_early()
+    def _for_me(self, audience) -> bool:
+        """Whether this socket may send a frame addressed to ``audience`` (see
+        ``publish``): its user's, the spectators' while it watches as one, everyone's."""
+        if audience == publish.EVERYONE:
+            return True
+        if audience == publish.WATCH:
+            return self.seat is None
+        return audience == self.user.pk
 
-    async def _emit(self, env: dict) -> None:
-        self.seq.note(env)
-        text = _text(env)
+    async def table_frames(self, event):
+        async with self.seq_lock:
+            for key, audience, text in event["frames"]:
+                if self.room_id is not None and self._for_me(audience):
+                    await self._offer(tuple(key) if key is not None else None, text)
+
+    async def _offer(self, key, text: str) -> None:
+        verdict = self.seq.verdict(key)
+        if verdict == "drop":
+            return
+        if verdict == "hold":
+            self.early.append((key, text))
+            if self.gap_timer is None or self.gap_timer.done():
+                self.gap_timer = asyncio.get_running_loop().create_task(self._gap_wait())
+            return
+        await self._emit(key, text)
+        await self._release_early()
+
+    async def _emit(self, key, text: str) -> None:
+        self.seq.note(key)
         if self.seat is None and self.delay:
             self._hold(asyncio.get_running_loop().time() + self.delay, text)
         else:
@@ -433,13 +433,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         progress = True
         while progress and self.early:
             progress = False
-            for env in sorted(self.early, key=_Sequencer.key):
-                verdict = self.seq.verdict(env)
+            for frame in sorted(self.early):
+                verdict = self.seq.verdict(frame[0])
                 if verdict == "hold":
                     continue
-                self.early.remove(env)
+                self.early.remove(frame)
                 if verdict == "send":
-                    await self._emit(env)
+                    await self._emit(*frame)
                 progress = True
                 break
         if (
@@ -459,8 +459,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             try:
                 if self.seat is None and self.delay:
-                    for env in sorted(self.early, key=_Sequencer.key):
-                        await self._emit(env)
+                    for frame in sorted(self.early):
+                        await self._emit(*frame)
                     self.early.clear()
                 else:
                     log.warning(
@@ -481,11 +481,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         on connect, what happened since, each frame held until it is that old."""
         envelopes, later = await _db(selectors.spectator_snapshot)(self.room_id, self.delay)
         for env in envelopes:
-            await self.send(_text(env))
+            await self.send(dumps(env))
         if backlog:
             loop_now, wall_now = asyncio.get_running_loop().time(), time.time()
             for at, env in later:
-                self._hold(loop_now + at.timestamp() - wall_now, _text(env))
+                self._hold(loop_now + at.timestamp() - wall_now, dumps(env))
 
     def _hold(self, at: float, text: str) -> None:
         heapq.heappush(self.held, (at, next(self.held_n), text))

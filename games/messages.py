@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import orjson
+
 from games.rules import events_for, view
 from games.rules.explain import explain_wins
 from games.rules.hints import hints
+
+
+def dumps(env: dict) -> str:
+    """A message as the JSON text frame it goes out as (orjson: the table's states are
+    most of what the server serialises)."""
+    return orjson.dumps(env, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def envelope(t: str, v, d) -> dict:

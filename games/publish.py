@@ -1,25 +1,46 @@
-"""Publishing to table sockets, always on commit and always per seat.
+"""Publishing to table sockets, always on commit.
 
-Groups: ``room.<id>`` (everyone at the table, spectators included: room
-changes, hand results, settlements), ``room.<id>.user.<uid>`` (every socket
-of one signed-in user in that room) and ``room.<id>.watch`` (spectators: the
-view with no concealed tile).  A seat's private view goes to the user group
-of whoever occupies the seat *when it is sent* (``selectors.seat_viewers``),
-never to a group fixed at connect: a socket kept open after its user left
-the seat cannot receive the next occupant's tiles.  When occupancy changes,
-the users concerned are told to ``reseat`` (their sockets re-check which
-seat, if any, they watch).  Views come from ``games.rules.view`` only;
-nothing here decides visibility.
+A table's messages go to one group, ``room.<id>``, which every socket in the room
+joins (players and spectators), as ``table.frames``: a list of frames, each
+``[key, audience, text]``.  ``text`` is the message as it goes out (JSON, made once
+here); ``key`` orders a hand's frames (``[hand, version, 0 state / 1 hand_end]``,
+None for the others); ``audience`` says which sockets may send it on: a user id (the
+sockets of that user, for a seat's private view), ``WATCH`` (spectators: the view with
+no concealed tile) or ``EVERYONE``.  One publish an action, whoever watches, instead
+of one a seat: the channel layer was a fifth of the table server's work.
+
+A seat's private view is addressed to whoever occupies the seat *when it is sent*
+(``selectors.seat_viewers``), never to a socket fixed at connect: a socket kept open
+after its user left the seat cannot send on the next occupant's tiles.  The frames
+for other seats reach the server processes of every socket in the room, never a
+client: ``consumers.TableConsumer.table_frames`` is the one place that picks what a
+socket sends.  When occupancy changes, the users concerned are told to ``reseat``
+(group ``room.<id>.user.<uid>``: their sockets re-check which seat, if any, they
+watch).  Views come from ``games.rules.view`` only; nothing here decides visibility.
+
+From a server thread (a socket's or a page's database call) messages are handed to
+the event loop that thread serves and published there in order, without the thread
+waiting for Redis; elsewhere (a Celery worker, a script) the call publishes and waits.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
+import asyncio
+import logging
+import os
+import weakref
+
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.messages import envelope, hand_end_payload, seat_state
+from games.messages import dumps, envelope, hand_end_payload, seat_state
 from games.selectors import room_payload
+
+log = logging.getLogger(__name__)
+
+WATCH = "w"  # audience: sockets watching as spectators
+EVERYONE = "*"  # audience: every socket in the room
 
 
 def room_group(room_id) -> str:
@@ -30,19 +51,60 @@ def user_group(room_id, user_id: int) -> str:
     return f"room.{room_id}.user.{user_id}"
 
 
-def watch_group(room_id) -> str:
-    return f"room.{room_id}.watch"
+def frames_message(frames: list) -> dict:
+    return {"type": "table.frames", "frames": frames}
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     # In order: a seat must never see version n+1 before version n.
-    for group, env in messages:
-        await layer.group_send(group, {"type": "table.send", "envelope": env})
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+# Per event loop: the queue its publisher task sends from, in the order handed over.
+_QUEUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def _publisher(queue: asyncio.Queue) -> None:
+    while True:
+        messages = await queue.get()
+        try:
+            await _send_all(messages)
+        except Exception:  # a lost notice: sockets resync on the version gap or silence
+            log.exception("publishing table messages failed")
+
+
+def _hand_over(loop, messages) -> None:
+    """On ``loop``: queue ``messages`` for its publisher task (started on first use)."""
+    queue = _QUEUES.get(loop)
+    if queue is None:
+        queue = _QUEUES[loop] = asyncio.Queue()
+        task = loop.create_task(_publisher(queue))
+        queue.task = task  # kept alive with the queue
+    queue.put_nowait(messages)
+
+
+def _serving_loop():
+    """The running event loop this thread does database work for (a ``sync_to_async``
+    worker's), or None."""
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    if loop.is_closed() or not loop.is_running():
+        return None
+    return loop
 
 
 def _send(messages: list[tuple[str, dict]]) -> None:
-    """One hop into the event loop for the whole batch, not one per message."""
+    loop = _serving_loop()
+    if loop is not None:
+        try:
+            loop.call_soon_threadsafe(_hand_over, loop, messages)
+            return
+        except RuntimeError:  # the loop closed meanwhile
+            pass
     async_to_sync(_send_all)(messages)
 
 
@@ -53,32 +115,35 @@ def hand_changed_on_commit(
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built."""
-    messages = []
+    frames = []
     last = len(steps) - 1
     for i, (state, events) in enumerate(steps):
         deadlines = hand.deadlines if i == last else {}
+        key = [hand.number, state.version, 0]
         for seat, user_id in sorted(viewers.items()):
-            messages.append(
-                (
-                    user_group(room_id, user_id),
-                    seat_state(state, seat, deadlines, hand.number, events),
-                )
+            frames.append(
+                [key, user_id, dumps(seat_state(state, seat, deadlines, hand.number, events))]
             )
         if not private:  # a private room has no spectators to tell
-            messages.append(
-                (watch_group(room_id), seat_state(state, None, deadlines, hand.number, events))
-            )
+            view = seat_state(state, None, deadlines, hand.number, events)
+            frames.append([key, WATCH, dumps(view)])
         if state.phase == "ended":
             payload = hand_end_payload(state, hand)
-            messages.append((room_group(room_id), envelope("hand_end", state.version, payload)))
-    transaction.on_commit(lambda: _send(messages))
+            end = envelope("hand_end", state.version, payload)
+            frames.append([[hand.number, state.version, 1], EVERYONE, dumps(end)])
+    message = frames_message(frames)
+    transaction.on_commit(lambda: _send([(room_group(room_id), message)]))
+
+
+def _to_everyone(room_id, env: dict) -> None:
+    _send([(room_group(room_id), frames_message([[None, EVERYONE, dumps(env)]]))])
 
 
 def room_changed_on_commit(room_id) -> None:
     def send():
         payload = room_payload(room_id)
         if payload is not None:
-            _send([(room_group(room_id), envelope("room", None, payload))])
+            _to_everyone(room_id, envelope("room", None, payload))
 
     transaction.on_commit(send)
 
@@ -87,15 +152,9 @@ def reseat_on_commit(room_id, user_ids) -> None:
     """Tell these users' sockets in the room that their seat changed (joined, left)."""
     targets = sorted({u for u in user_ids if u})
     if targets:
-        env = {"type": "table.reseat"}
-
-        async def send():
-            layer = get_channel_layer()
-            for uid in targets:
-                await layer.group_send(user_group(room_id, uid), env)
-
-        transaction.on_commit(lambda: async_to_sync(send)())
+        messages = [(user_group(room_id, uid), {"type": "table.reseat"}) for uid in targets]
+        transaction.on_commit(lambda: _send(messages))
 
 
 def settled(room_id, payload: dict) -> None:
-    _send([(room_group(room_id), envelope("settled", None, payload))])
+    _to_everyone(room_id, envelope("settled", None, payload))

@@ -49,8 +49,14 @@ def _batches_of_play(room, ann, count: int) -> list[list]:
 
 
 def _versions(batch) -> list[int]:
-    """The versions of the state frames for ann's seat (her user group) in a batch."""
-    return [env["v"] for group, env in batch if ".user." in group and env["t"] == "state"]
+    """The versions of the state frames for a seated player (addressed to a user) in a
+    batch (``publish``: ``[key, audience, text]`` frames, key ``[hand, version, kind]``)."""
+    return [
+        key[1]
+        for _, message in batch
+        for key, audience, _ in message.get("frames", ())
+        if isinstance(audience, int) and key[2] == 0
+    ]
 
 
 def _states(msgs) -> list[int]:
