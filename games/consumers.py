@@ -31,6 +31,7 @@ import logging
 import time
 
 from asgiref.sync import SyncToAsync
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import (
@@ -211,6 +212,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """A frame for a socket its client has just closed is dropped: its disconnect is
+        on the way and does the cleanup (raising here would end the consumer first, and
+        leave its presence row beating)."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            log.debug("frame for a closed socket dropped (room %s)", self.room_id)
+
     async def connect(self):
         from games.sweeper import ensure_sweeper
 
@@ -236,6 +246,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
+        self.user_id = self.user.pk
         raw_id = self.scope["url_route"]["kwargs"]["room_id"]
         room_id, seat, self.delay = await _access(raw_id, self.user)
         if room_id is None:
@@ -401,7 +412,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return True
         if audience == publish.WATCH:
             return self.seat is None
-        return audience == self.user.pk
+        return audience == self.user_id
 
     async def table_frames(self, event):
         async with self.seq_lock:

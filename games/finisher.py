@@ -59,7 +59,10 @@ def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) 
         close_if_only_bots(room, [s for s in seats if not s.left])
     publish.room_changed_on_commit(room.pk)
     hand_id = hand.pk
-    transaction.on_commit(lambda: current_app.signature(SETTLE_TASK, args=(hand_id,)).delay())
+    # Queued once the hand's messages are out: its ``settled`` must not overtake them.
+    publish.after_sent_on_commit(
+        lambda: current_app.signature(SETTLE_TASK, args=(hand_id,)).delay()
+    )
 
 
 @transaction.atomic

@@ -32,7 +32,7 @@ import weakref
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import close_old_connections, transaction
 
 from games.messages import dumps, envelope, hand_end_payload, seat_state
 from games.selectors import room_payload
@@ -67,16 +67,37 @@ _QUEUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 async def _publisher(queue: asyncio.Queue) -> None:
+    loop = asyncio.get_running_loop()
     while True:
-        messages = await queue.get()
+        item = await queue.get()
+        if callable(item):  # after_sent_on_commit: what was queued before it is out
+            loop.run_in_executor(None, _run_after_sent, loop, item).add_done_callback(_logged)
+            continue
         try:
-            await _send_all(messages)
+            await _send_all(item)
         except Exception:  # a lost notice: sockets resync on the version gap or silence
             log.exception("publishing table messages failed")
 
 
+def _run_after_sent(loop, fn) -> None:
+    """``fn`` in a worker thread of ``loop`` (what it publishes goes through the queue)."""
+    SyncToAsync.threadlocal.main_event_loop = loop
+    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+    close_old_connections()
+    try:
+        fn()
+    finally:
+        close_old_connections()
+
+
+def _logged(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("after-publish call failed", exc_info=future.exception())
+
+
 def _hand_over(loop, messages) -> None:
-    """On ``loop``: queue ``messages`` for its publisher task (started on first use)."""
+    """On ``loop``: queue ``messages`` (or a call) for its publisher task (started on
+    first use)."""
     queue = _QUEUES.get(loop)
     if queue is None:
         queue = _QUEUES[loop] = asyncio.Queue()
@@ -85,36 +106,49 @@ def _hand_over(loop, messages) -> None:
     queue.put_nowait(messages)
 
 
-def _serving_loop():
-    """The running event loop this thread does database work for (a ``sync_to_async``
-    worker's), or None."""
+def _queued(item) -> bool:
+    """Hand ``item`` (messages, or a call) to the publisher of the running event loop
+    this thread does database work for (a ``sync_to_async`` worker's); False when there
+    is none (a Celery worker, a script, a test's own thread)."""
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
+        return False
     if loop.is_closed() or not loop.is_running():
-        return None
-    return loop
+        return False
+    try:
+        loop.call_soon_threadsafe(_hand_over, loop, item)
+    except RuntimeError:  # the loop closed meanwhile
+        return False
+    return True
 
 
 def _send(messages: list[tuple[str, dict]]) -> None:
-    loop = _serving_loop()
-    if loop is not None:
-        try:
-            loop.call_soon_threadsafe(_hand_over, loop, messages)
-            return
-        except RuntimeError:  # the loop closed meanwhile
-            pass
-    async_to_sync(_send_all)(messages)
+    if not _queued(messages):
+        async_to_sync(_send_all)(messages)
+
+
+def after_sent_on_commit(fn) -> None:
+    """Call ``fn`` after commit, once the messages this transaction queued (and all
+    queued before them) are published: the settlement task must not be queued before
+    the ``hand_end`` it follows is out (its ``settled`` would overtake it)."""
+
+    def hook():
+        if not _queued(fn):
+            fn()  # what was queued went out synchronously
+
+    transaction.on_commit(hook)
 
 
 def hand_changed_on_commit(
-    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False
+    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
 ) -> None:
     """Queue each step's per-seat states (and the result at the end) for commit.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
-    of the seats read under the room lock); seats with nobody to tell are not built."""
+    of the seats read under the room lock); seats with nobody to tell are not built, nor
+    is the spectators' view when nobody watches (``watched`` False: no spectator's
+    presence, read under the room lock; one who comes later starts from a snapshot)."""
     frames = []
     last = len(steps) - 1
     for i, (state, events) in enumerate(steps):
@@ -124,7 +158,7 @@ def hand_changed_on_commit(
             frames.append(
                 [key, user_id, dumps(seat_state(state, seat, deadlines, hand.number, events))]
             )
-        if not private:  # a private room has no spectators to tell
+        if watched and not private:  # a private room has no spectators to tell
             view = seat_state(state, None, deadlines, hand.number, events)
             frames.append([key, WATCH, dumps(view)])
         if state.phase == "ended":

@@ -7,10 +7,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
+from games import rows
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
@@ -46,13 +48,65 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
     }
 
 
+# Written out rather than compiled by the ORM each time (``games.rows``): a room's payload
+# is rebuilt and sent to the table at every seat, presence and ready change.
+_P_ROOM = rows.ModelColumns(Room, "r")
+_P_OWNER = rows.ModelColumns(get_user_model(), "o")
+_P_SEAT = rows.ModelColumns(Seat, "s")
+_P_USER = rows.ModelColumns(get_user_model(), "u")
+
+
+def _room_and_owner(room_id) -> tuple[Room | None, bool]:
+    """The room with its owner, and whether a hand is being played in it."""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        return None, False
+    qn = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT {_P_ROOM.sql()}, {_P_OWNER.sql()}, EXISTS (SELECT 1 FROM"
+            f" {qn(Hand._meta.db_table)} h WHERE h.room_id = r.id AND h.status = %s)"
+            f" FROM {qn(Room._meta.db_table)} r"
+            f" JOIN {qn(_P_OWNER.model._meta.db_table)} o ON o.id = r.owner_id WHERE r.id = %s",
+            [Hand.Status.PLAYING.value, room_id],
+        )
+        row = cur.fetchone()
+    if row is None:
+        return None, False
+    n = len(_P_ROOM)
+    room = _P_ROOM.build(row[:n])
+    room.owner = _P_OWNER.build(row[n : n + len(_P_OWNER)])
+    return room, bool(row[-1])
+
+
+def _seats_and_users(room_id) -> list[Seat]:
+    """The room's seats in order, each with its user (None: a free seat)."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT {_P_SEAT.sql()}, {_P_USER.sql()} FROM {qn(Seat._meta.db_table)} s"
+            f" LEFT JOIN {qn(_P_USER.model._meta.db_table)} u ON u.id = s.user_id"
+            f" WHERE s.room_id = %s ORDER BY s.{qn('index')}",
+            [room_id],
+        )
+        found = cur.fetchall()
+    n = len(_P_SEAT)
+    seats = []
+    for row in found:
+        seat = _P_SEAT.build(row[:n])
+        seat.user = _P_USER.build(row[n:]) if seat.user_id is not None else None
+        seats.append(seat)
+    return seats
+
+
 def room_payload(room_or_id, *, for_user=None) -> dict | None:
-    room = room_or_id
+    room, playing = room_or_id, None
     if not isinstance(room, Room):
-        room = Room.objects.filter(pk=room_or_id).select_related("owner").first()
+        room, playing = _room_and_owner(room_or_id)
         if room is None:
             return None
-    seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+    seats = _seats_and_users(room.pk)
     v = get_variant(room.variant)
     present, watchers = _presence_of(seats, _fresh_users(room.pk))
     out = {
@@ -72,7 +126,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "seats": [_seat_payload(s, present) for s in seats],
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
-        **_next_deal(room),
+        **_next_deal(room, playing),
         "ws": room.ws_path,
         "spectator_delay": room.spectator_delay,
         "watchers": watchers,
@@ -85,12 +139,14 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
     return out
 
 
-def _next_deal(room: Room) -> dict:
+def _next_deal(room: Room, playing: bool | None = None) -> dict:
     """The next hand's public deal inputs, known to every seat before it is dealt: the
-    commitment to its server seed (never the seed) and its number."""
+    commitment to its server seed (never the seed) and its number.  ``playing``: whether
+    a hand is being played (None: look)."""
     if room.status == Room.Status.FINISHED:
         return {"next_commitment": None, "next_hand_number": None}
-    playing = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    if playing is None:
+        playing = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
     return {
         "next_commitment": commitment(room.next_server_seed),
         "next_hand_number": room.hands_played + (2 if playing else 1),

@@ -639,11 +639,21 @@ def _record(
         [(s, e) for *_, s, e in steps],
         viewers=seat_viewers(seats),
         private=room.private,
+        watched=not room.private and _watched(room, seats, now),
     )
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).
         finisher.hand_ended(room, hand, state, seats, now)
+
+
+def _watched(room: Room, seats: list[Seat], now: datetime) -> bool:
+    """Whether anyone but its players has a socket at the table (room locked): a
+    spectator's presence row is written under the room's row lock (its revision), so
+    one who is not counted here connected after this action and starts from a snapshot
+    taken after it."""
+    players = {s.user_id for s in seats if s.user_id and not s.left}
+    return bool(present_users(room, now) - players)
 
 
 def _decision_key(state) -> str:

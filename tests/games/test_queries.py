@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import selectors, services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
 from tests.games.conftest import four_seated
@@ -51,7 +51,9 @@ CEILINGS = {
     "win": (5, 0),
     "hand_end": (8, None),
 }
-# What the first action at a table in a process adds: reading its seats.
+# What the first action at a table in a process adds: reading its seats (on any action,
+# refused ones too) and, on the first one recorded, who has a socket there (kept until a
+# socket opens or closes: the spectators' view is built only when someone watches).
 FIRST_AT_TABLE = 1
 
 
@@ -92,11 +94,16 @@ def test_queries_per_action_stay_at_todays_counts(make_user, django_capture_on_c
     cap = django_capture_on_commit_callbacks
     seen = {}
     services._SEATS.clear()  # as a process that has not served this table yet
+    selectors._PRESENT.clear()
     with CaptureQueriesContext(connection) as cold:
         with pytest.raises(services.ServiceError):  # out of turn: refused, after the reads
             services.hand_act(room_id=room.pk, user=users[1], version=0, action={"type": "pass"})
     assert sum("games_seat" in q["sql"] for q in cold.captured_queries) == FIRST_AT_TABLE
-    seen["claim_open"] = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
+    with CaptureQueriesContext(connection) as first:
+        claim_open = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
+    presence = sum("games_presence" in q["sql"] for q in first.captured_queries)
+    assert presence == FIRST_AT_TABLE
+    seen["claim_open"] = (claim_open[0] - presence, claim_open[1])
     seen["claim_pass"] = _act(room, users[1], {"type": "pass"}, cap)
     seen["discard"] = _act(room, users[1], {"type": "discard", "tile": _drawn(room)}, cap)
     for seat in (2, 3):

@@ -362,3 +362,44 @@ def test_a_dead_servers_spectators_stop_counting(make_user, settings):
     assert selectors.watcher_count(room.pk, later) == 0
     services.presence_expire(later)
     assert selectors.watcher_count(room.pk) == 0
+
+
+def test_the_spectators_view_is_built_only_while_someone_watches(make_user):
+    """An action's frames carry the spectators' view only while a non-player has a socket
+    at the table (read under the room lock); who comes later starts from a snapshot."""
+    from games import publish
+    from tests.games.conftest import four_seated
+
+    users = [make_user(f"w{i}") for i in range(4)]
+    room, hand = four_seated(users)
+    fan = make_user("fan")
+
+    def one_action() -> list:
+        """Any seat's next legal action; the frames its commit published."""
+        recorded: list = []
+        real, publish._send = publish._send, recorded.append
+        try:
+            for seat in range(4):
+                env = next(e for e in selectors.table_snapshot(room.pk, seat) if e["t"] == "state")
+                if env["d"]["legal"]:
+                    action = choose(env["d"]["legal"])
+                    services.hand_act(
+                        room_id=room.pk, user=users[seat], version=env["v"], action=action
+                    )
+                    break
+        finally:
+            publish._send = real
+        return [f for batch in recorded for _, message in batch for f in message.get("frames", ())]
+
+    def audiences(frames) -> set:
+        return {audience for _, audience, _ in frames}
+
+    assert audiences(one_action()) == {u.pk for u in users}
+    services.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=True)
+    frames = one_action()
+    assert audiences(frames) == {u.pk for u in users} | {publish.WATCH}
+    watch = [json.loads(text) for _, audience, text in frames if audience == publish.WATCH]
+    assert watch and all(w["d"]["seat"] is None for w in watch)
+    assert not _keys(watch) & SECRET_KEYS
+    services.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=False)
+    assert audiences(one_action()) == {u.pk for u in users}
