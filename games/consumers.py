@@ -23,6 +23,7 @@ database by the snapshot.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import heapq
 import itertools
@@ -82,16 +83,22 @@ class _TableDB(SyncToAsync):
             close_old_connections()
 
 
+# Sockets opening, closing, readying, asking for a snapshot: their own few threads, so a
+# burst of tables sitting down neither waits behind the tables playing (in the shared
+# pool, a connect storm starved handshakes) nor queues on one thread.
+CONNECT_THREADS = 4
+_CONNECT_POOL = concurrent.futures.ThreadPoolExecutor(
+    CONNECT_THREADS, thread_name_prefix="table-connect"
+)
+
+
 def _db(fn, *, parallel: bool = False):
     """``fn`` run in a worker thread with that thread's database connection.
 
-    By default on the process's one thread-sensitive thread (sockets opening, closing,
-    readying, asking for a snapshot: one at a time, so the four seats of a table that
-    open together do not hold several threads waiting on one room lock — with those in
-    the shared pool, a burst of connects starved the handshakes past Daphne's timeout).
-    ``parallel``: in the shared pool (a table action; actions at different tables run
-    side by side, each with its thread's connection, the room lock ordering each table).
-    A socket's calls are awaited one at a time, so they stay in order either way.
+    By default on the connect threads (``CONNECT_THREADS``); ``parallel``: in the shared
+    pool (a table action; actions at different tables run side by side, each with its
+    thread's connection, the room lock ordering each table).  A socket's calls are
+    awaited one at a time, so they stay in order either way.
     A call that fails because its connection died (the database restarted: the call's
     transaction did not commit) runs once more, on a new connection."""
 
@@ -111,15 +118,16 @@ def _db(fn, *, parallel: bool = False):
             connection.close()
             return fn(*args, **kwargs)
 
-    return _TableDB(call, thread_sensitive=not parallel)
+    if parallel:
+        return _TableDB(call, thread_sensitive=False)
+    return _TableDB(call, thread_sensitive=False, executor=_CONNECT_POOL)
 
 
 def _error(code: str, message: str) -> str:
     return dumps({"t": "error", "v": None, "d": {"code": code, "message": message}})
 
 
-@_db
-def _access(room_id, user):
+def _access_now(room_id, user):
     """(room id, seat, spectator delay) for this user now; (None, None, 0) no such room;
     seat False: refused."""
     try:
@@ -132,6 +140,26 @@ def _access(room_id, user):
     if seat is None and (room.private or room_hidden_from(room.club_id, user)):
         return room.pk, False, 0
     return room.pk, seat, room.spectator_delay
+
+
+_access = _db(_access_now)
+
+
+@_db
+def _enter(room_id, user, channel: str):
+    """``_access`` and, if the socket may stay, its presence row: one call at connect."""
+    from games import sweeper
+
+    room_id, seat, delay = _access_now(room_id, user)
+    if room_id is not None and seat is not False:
+        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
+        service = services.seat_presence if seat is not None else services.watch_presence
+        try:
+            service(room_id=room_id, user=user, channel=channel, present=True)
+        except services.ServiceError:  # the room went away meanwhile
+            sweeper.LIVE_CHANNELS.discard(channel)
+            return None, None, 0
+    return room_id, seat, delay
 
 
 async def _presence(room_id, user, channel: str, present: bool, *, seated: bool = True) -> None:
@@ -243,23 +271,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.early: list[tuple[tuple, str]] = []  # (key, text) held past a gap, until GAP_WAIT
         self.gap_timer: asyncio.Task | None = None
         self.seq_lock = asyncio.Lock()
+        # Accepted before anything else: the handshake never waits for the database (a
+        # burst of tables sitting down would run past the server's handshake timeout), and
+        # a refusal is a close code the browser sees (4401/4403/4404: final), not a
+        # failed handshake it would retry.
+        await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
         self.user_id = self.user.pk
         raw_id = self.scope["url_route"]["kwargs"]["room_id"]
-        room_id, seat, self.delay = await _access(raw_id, self.user)
+        room_id, seat, self.delay = await _enter(raw_id, self.user, self.channel_name)
         if room_id is None:
             await self.close(code=4404)
             return
         if seat is False:
             await self.close(code=4403)
             return
-        self.room_id = room_id
-        await self.accept()
+        self.room_id, self.seat = room_id, seat  # its presence row is written
+        # The groups before the snapshot: whatever is published after its read comes live.
         await self._join(publish.room_group(room_id))
-        await self._join(publish.user_group(room_id, self.user.pk))
-        await self._take_seat(seat, first=True)
+        await self._join(publish.user_group(room_id, self.user_id))
         await self._send_snapshot(backlog=True)
         ensure_sweeper()
 
@@ -284,15 +316,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
 
-    async def _take_seat(self, seat: int | None, *, first: bool = False) -> None:
+    async def _take_seat(self, seat: int | None) -> None:
         """Watch from ``seat`` (None: as a spectator), after watching from ``self.seat``."""
         before, self.seat = self.seat, seat
         if seat is not None:
             self.held.clear()  # a player sees the table as it is
         here = (self.room_id, self.user, self.channel_name)
-        if first:
-            await _presence(*here, True, seated=seat is not None)
-        elif before is not None and seat is None:  # out of the seat: one of the watchers
+        if before is not None and seat is None:  # out of the seat: one of the watchers
             await _presence(*here, False, seated=True)
             await _presence(*here, True, seated=False)
         elif before is None and seat is not None:

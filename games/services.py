@@ -702,7 +702,10 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
 
 
 def _refresh_deadlines(room: Room) -> None:
-    """Recompute the current decision's clocks after a presence change (room locked)."""
+    """Recompute the current decision's clocks after a presence change (room locked).
+    With both timers set, whether a player is connected changes no clock (``_delay``)."""
+    if room.discard_seconds is not None and room.claim_seconds is not None:
+        return
     hand = _current_hand(room)
     if hand is None:
         return

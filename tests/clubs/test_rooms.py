@@ -9,7 +9,7 @@ from clubs import services as club_services
 from games import services
 from games.models import Room
 from games.rules import available, get_variant
-from tests.games.test_consumers import connect, cookie_for
+from tests.games.test_consumers import connect, cookie_for, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -138,8 +138,7 @@ def test_the_table_socket_refuses_outsiders(people, club, preset):
     outsider, member = cookie_for(people["outsider"]), cookie_for(people["member"])
 
     async def run():
-        connected, code = await connect(room, outsider).connect()
-        assert not connected and code == 4403
+        assert await refused(connect(room, outsider)) == 4403
         comm = connect(room, member)
         connected, _ = await comm.connect()
         assert connected

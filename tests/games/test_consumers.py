@@ -108,13 +108,22 @@ async def play_hand(comm, seat, seen):
         await database_sync_to_async(sweep)()
 
 
+async def refused(comm) -> int:
+    """A socket the table refuses: accepted, then closed with a code the browser sees
+    (a refused handshake would only tell it the connection failed); nothing sent first."""
+    connected, _ = await comm.connect()
+    assert connected
+    out = await comm.receive_output(timeout=5)
+    assert out["type"] == "websocket.close", out
+    return out["code"]
+
+
 def test_anonymous_and_foreign_origin_are_refused(make_user):
     room, ann_cookie = ann_at_a_table(make_user)
 
     async def run():
         comm = connect(room)
-        connected, code = await comm.connect()
-        assert not connected and code == 4401
+        assert await refused(comm) == 4401
         comm = WebsocketCommunicator(
             application,
             f"/ws/rooms/{room.pk}/",
@@ -134,13 +143,11 @@ def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
     bob_cookie = cookie_for(bob)
 
     async def run():
-        connected, code = await connect(room, bob_cookie).connect()
-        assert not connected and code == 4403
+        assert await refused(connect(room, bob_cookie)) == 4403
         comm = WebsocketCommunicator(
             application, "/ws/rooms/999999/", headers=[ORIGIN, (b"cookie", bob_cookie)]
         )
-        connected, code = await comm.connect()
-        assert not connected and code == 4404
+        assert await refused(comm) == 4404
 
     async_to_sync(run)()
 
