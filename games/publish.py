@@ -68,15 +68,19 @@ _QUEUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 async def _publisher(queue: asyncio.Queue) -> None:
     loop = asyncio.get_running_loop()
-    while True:
-        item = await queue.get()
-        if callable(item):  # after_sent_on_commit: what was queued before it is out
-            loop.run_in_executor(None, _run_after_sent, loop, item).add_done_callback(_logged)
-            continue
-        try:
-            await _send_all(item)
-        except Exception:  # a lost notice: sockets resync on the version gap or silence
-            log.exception("publishing table messages failed")
+    try:
+        while True:
+            item = await queue.get()
+            if callable(item):  # after_sent_on_commit: what was queued before it is out
+                fut = loop.run_in_executor(None, _run_after_sent, loop, item)
+                fut.add_done_callback(_logged)
+                continue
+            try:
+                await _send_all(item)
+            except Exception:  # a lost notice: sockets resync on the version gap or silence
+                log.exception("publishing table messages failed")
+    finally:  # the loop is shutting down (a test's): let it go
+        _QUEUES.pop(loop, None)
 
 
 def _run_after_sent(loop, fn) -> None:
@@ -95,15 +99,14 @@ def _logged(future) -> None:
         log.error("after-publish call failed", exc_info=future.exception())
 
 
-def _hand_over(loop, messages) -> None:
-    """On ``loop``: queue ``messages`` (or a call) for its publisher task (started on
+def _hand_over(loop, item) -> None:
+    """On ``loop``: queue ``item`` (messages, or a call) for its publisher task (started on
     first use)."""
     queue = _QUEUES.get(loop)
     if queue is None:
         queue = _QUEUES[loop] = asyncio.Queue()
-        task = loop.create_task(_publisher(queue))
-        queue.task = task  # kept alive with the queue
-    queue.put_nowait(messages)
+        queue.task = loop.create_task(_publisher(queue))  # a strong reference, till it ends
+    queue.put_nowait(item)
 
 
 def _queued(item) -> bool:

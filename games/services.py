@@ -702,10 +702,7 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
 
 
 def _refresh_deadlines(room: Room) -> None:
-    """Recompute the current decision's clocks after a presence change (room locked).
-    With both timers set, whether a player is connected changes no clock (``_delay``)."""
-    if room.discard_seconds is not None and room.claim_seconds is not None:
-        return
+    """Recompute the current decision's clocks after a presence change (room locked)."""
     hand = _current_hand(room)
     if hand is None:
         return
@@ -733,7 +730,8 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     else:
         Presence.objects.filter(channel=channel).delete()
     _presence_changed(room)
-    _refresh_deadlines(room)
+    if room.discard_seconds is None or room.claim_seconds is None:
+        _refresh_deadlines(room)  # with both timers set, presence changes no clock (_delay)
     publish.room_changed_on_commit(room.pk)
 
 

@@ -11,6 +11,7 @@ and send a snapshot instead when they do not.
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -141,5 +142,36 @@ def test_a_socket_never_sees_a_version_skip_under_any_delivery_order(make_user):
                 last, after_room = m["v"], False
         assert last == _versions(b[-1])[-1]  # the newest, whether live or by snapshot
         await comm.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
+    """From a server thread messages are handed to the event loop without waiting; a call
+    queued after them (the settlement task, whose ``settled`` must not overtake the
+    ``hand_end``) runs only once they are in the channel layer, in the order queued."""
+    from channels.layers import get_channel_layer
+
+    async def run():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(publish.room_group(0), channel)
+        delivered_when_called: list[int] = []
+
+        def server_work():
+            for n in range(3):
+                publish.settled(0, {"n": n})  # hands them to this loop's publisher
+            publish.after_sent_on_commit(
+                lambda: delivered_when_called.append(layer.channels[channel].qsize())
+            )
+
+        await database_sync_to_async(server_work)()
+        for _ in range(100):
+            if delivered_when_called:
+                break
+            await asyncio.sleep(0.01)
+        assert delivered_when_called == [3]
+        got = [json.loads((await layer.receive(channel))["frames"][0][2]) for _ in range(3)]
+        assert [m["d"]["n"] for m in got] == [0, 1, 2]
 
     async_to_sync(run)()
