@@ -83,10 +83,12 @@ class _TableDB(SyncToAsync):
             close_old_connections()
 
 
-# Sockets opening, closing, readying, asking for a snapshot: their own few threads, so a
-# burst of tables sitting down neither waits behind the tables playing (in the shared
-# pool, a connect storm starved handshakes) nor queues on one thread.
-CONNECT_THREADS = 4
+# Sockets opening, closing, readying, asking for a snapshot: a thread of their own, so a
+# burst of tables sitting down does not wait behind the tables playing (in the shared pool,
+# a connect storm starved handshakes) nor behind pages' sync views.  One, not more: with
+# four, a connect burst's threads took the GIL from the event loop and the playing tables
+# (paced p99 1.4 s at 50 tables, from 46-82 ms).
+CONNECT_THREADS = 1
 _CONNECT_POOL = concurrent.futures.ThreadPoolExecutor(
     CONNECT_THREADS, thread_name_prefix="table-connect"
 )
@@ -95,7 +97,7 @@ _CONNECT_POOL = concurrent.futures.ThreadPoolExecutor(
 def _db(fn, *, parallel: bool = False):
     """``fn`` run in a worker thread with that thread's database connection.
 
-    By default on the connect threads (``CONNECT_THREADS``); ``parallel``: in the shared
+    By default on the connect thread (``CONNECT_THREADS``); ``parallel``: in the shared
     pool (a table action; actions at different tables run side by side, each with its
     thread's connection, the room lock ordering each table).  A socket's calls are
     awaited one at a time, so they stay in order either way.
