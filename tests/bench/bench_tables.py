@@ -167,8 +167,11 @@ async def table_client(
             try:
                 raw = await asyncio.wait_for(ws.recv(), quiet)
             except TimeoutError:
-                # As the browser does: silence during a hand (or while its settlement is
-                # due) may be a lost notice; ask for the table.
+                # As the browser does (table.js ``expectsMessages``): silence during a hand
+                # (or while its settlement is due) may be a lost notice; ask for the table.
+                # Before its first state the table is still sitting down: wait on.
+                if last_v is None:
+                    continue
                 phase.resyncs += 1
                 after_room = False
                 await ws.send(json.dumps({"t": "sync"}))
