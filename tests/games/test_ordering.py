@@ -149,29 +149,31 @@ def test_a_socket_never_sees_a_version_skip_under_any_delivery_order(make_user):
 def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
     """From a server thread messages are handed to the event loop without waiting; a call
     queued after them (the settlement task, whose ``settled`` must not overtake the
-    ``hand_end``) runs only once they are in the channel layer, in the order queued."""
+    ``hand_end``) runs only once they are in the channel layer.  Here the call sends a
+    marker straight to the layer, past the queue: it arrives after them only if the call
+    waited for them."""
     from channels.layers import get_channel_layer
 
     async def run():
         layer = get_channel_layer()
         channel = await layer.new_channel()
-        await layer.group_add(publish.room_group(0), channel)
-        delivered_when_called: list[int] = []
+        group = publish.room_group(0)
+        await layer.group_add(group, channel)
+        marker = publish.frames_message([[None, publish.EVERYONE, json.dumps({"d": "after"})]])
 
         def server_work():
             for n in range(3):
                 publish.settled(0, {"n": n})  # hands them to this loop's publisher
             publish.after_sent_on_commit(
-                lambda: delivered_when_called.append(layer.channels[channel].qsize())
+                lambda: async_to_sync(publish._send_all)([(group, marker)])
             )
 
         await database_sync_to_async(server_work)()
-        for _ in range(100):
-            if delivered_when_called:
-                break
-            await asyncio.sleep(0.01)
-        assert delivered_when_called == [3]
-        got = [json.loads((await layer.receive(channel))["frames"][0][2]) for _ in range(3)]
-        assert [m["d"]["n"] for m in got] == [0, 1, 2]
+        got = []
+        for _ in range(4):
+            message = await asyncio.wait_for(layer.receive(channel), 10)
+            d = json.loads(message["frames"][0][2])["d"]
+            got.append(d if d == "after" else d["n"])
+        assert got == [0, 1, 2, "after"]
 
     async_to_sync(run)()
