@@ -154,17 +154,15 @@ def _enter(room_id, user, channel: str):
 
     room_id, seat, delay = _access_now(room_id, user)
     if room_id is not None and seat is not False:
-        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
-        service = services.seat_presence if seat is not None else services.watch_presence
         try:
-            service(room_id=room_id, user=user, channel=channel, present=True)
+            _mark_presence(room_id, user, channel, True, seated=seat is not None)
         except services.ServiceError:  # the room went away meanwhile
             sweeper.LIVE_CHANNELS.discard(channel)
             return None, None, 0
     return room_id, seat, delay
 
 
-async def _presence(room_id, user, channel: str, present: bool, *, seated: bool = True) -> None:
+def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) -> None:
     """Every open table socket has a presence row (a seat's makes its player present; a
     spectator's counts among the watchers)."""
     from games import sweeper
@@ -174,7 +172,11 @@ async def _presence(room_id, user, channel: str, present: bool, *, seated: bool 
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
     service = services.seat_presence if seated else services.watch_presence
-    await _db(service)(room_id=room_id, user=user, channel=channel, present=present)
+    service(room_id=room_id, user=user, channel=channel, present=present)
+
+
+async def _presence(room_id, user, channel: str, present: bool, *, seated: bool = True) -> None:
+    await _db(_mark_presence)(room_id, user, channel, present, seated=seated)
 
 
 class _Sequencer:

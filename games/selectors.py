@@ -80,7 +80,7 @@ def _room_and_owner(room_id) -> tuple[Room | None, bool]:
     return room, bool(row[-1])
 
 
-def _seats_and_users(room_id) -> list[Seat]:
+def seats_with_users(room_id) -> list[Seat]:
     """The room's seats in order, each with its user (None: a free seat)."""
     qn = connection.ops.quote_name
     with connection.cursor() as cur:
@@ -106,7 +106,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         room, playing = _room_and_owner(room_or_id)
         if room is None:
             return None
-    seats = _seats_and_users(room.pk)
+    seats = seats_with_users(room.pk)
     v = get_variant(room.variant)
     present, watchers = _presence_of(seats, _fresh_users(room.pk))
     out = {
@@ -194,6 +194,12 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
     users = frozenset(_fresh_presence(room.pk, now).values_list("user_id", flat=True))
     _PRESENT[room.pk] = (room.presence_rev, users)
     return users
+
+
+def watching(room: Room, seats, now: datetime | None = None) -> bool:
+    """Whether anyone but its players has a fresh socket at ``room`` (read under the room
+    lock, so from ``present_users``' cache)."""
+    return _presence_of(seats, present_users(room, now))[1] > 0
 
 
 def watcher_count(room_id, now: datetime | None = None) -> int:

@@ -45,7 +45,7 @@ from games.rules import (
 )
 from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.selectors import present_users, seat_viewers
+from games.selectors import present_users, seat_viewers, seats_with_users, watching
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -208,7 +208,13 @@ def _presence_changed(room_or_id) -> None:
 
 
 def _seats(room: Room) -> list[Seat]:
-    return list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+    return seats_with_users(room.pk)
+
+
+def _untimed(room: Room) -> bool:
+    """A table where a decision may have no clock: then whether its player is connected
+    decides whether it gets one (``_delay``)."""
+    return room.discard_seconds is None or room.claim_seconds is None
 
 
 # room id -> (its seats_rev, its seats as read at that revision).  The database gives a
@@ -639,21 +645,14 @@ def _record(
         [(s, e) for *_, s, e in steps],
         viewers=seat_viewers(seats),
         private=room.private,
-        watched=not room.private and _watched(room, seats, now),
+        # A spectator's presence row is written under the room's row lock: one not counted
+        # here connected after this action and starts from a snapshot taken after it.
+        watched=not room.private and watching(room, seats, now),
     )
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).
         finisher.hand_ended(room, hand, state, seats, now)
-
-
-def _watched(room: Room, seats: list[Seat], now: datetime) -> bool:
-    """Whether anyone but its players has a socket at the table (room locked): a
-    spectator's presence row is written under the room's row lock (its revision), so
-    one who is not counted here connected after this action and starts from a snapshot
-    taken after it."""
-    players = {s.user_id for s in seats if s.user_id and not s.left}
-    return bool(present_users(room, now) - players)
 
 
 def _decision_key(state) -> str:
@@ -682,8 +681,7 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
     old = hand.deadlines.get("seats", {}) if same else {}
     since = hand.deadlines.get("since") if same else state.version
     # Presence only matters at a table without timers: spare everyone else the query.
-    untimed = room.discard_seconds is None or room.claim_seconds is None
-    users = present_users(room, now) if untimed else frozenset()
+    users = present_users(room, now) if _untimed(room) else frozenset()
     present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in awaited(state):
@@ -730,8 +728,8 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     else:
         Presence.objects.filter(channel=channel).delete()
     _presence_changed(room)
-    if room.discard_seconds is None or room.claim_seconds is None:
-        _refresh_deadlines(room)  # with both timers set, presence changes no clock (_delay)
+    if _untimed(room):  # with both timers set, presence changes no clock
+        _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
 
 
