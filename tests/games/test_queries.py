@@ -221,3 +221,33 @@ def test_the_seats_read_once_are_read_again_when_any_seat_row_changes(
     rev, seats = services._SEATS[room.pk]
     assert rev == _seats_rev(room.pk) != after_update
     assert seats[1].left and seats[2].auto
+
+
+def test_the_table_statements_are_prepared_on_postgresql(
+    make_user, django_capture_on_commit_callbacks
+):
+    """On PostgreSQL the statements every action runs are bound by the server and
+    prepared once a connection has run them ``DB_PREPARE_THRESHOLD`` (5) times
+    (``config/settings.py``): planned once, not at every action.  SQLite plans nothing
+    of the kind and gets no such options."""
+    from games.rules import HandState, legal_actions
+    from tests.live import choose
+
+    room, users = _table(make_user)
+    for _ in range(8):
+        hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+        state = HandState.from_json(hand.state)
+        seat = next(s for s in range(4) if legal_actions(state, s))
+        action = choose(legal_actions(state, seat))
+        _act(room, users[seat], action, django_capture_on_commit_callbacks)
+    options = connection.settings_dict.get("OPTIONS", {})
+    if connection.vendor != "postgresql":
+        assert "prepare_threshold" not in options and "server_side_binding" not in options
+        return
+    assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+    with connection.cursor() as cur:
+        cur.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cur.fetchall()]
+    assert any("FOR UPDATE OF r" in s and "games_hand" in s for s in prepared), prepared
+    assert any(s.startswith('UPDATE "games_hand"') for s in prepared), prepared
+    assert any(s.startswith('INSERT INTO "games_handaction"') for s in prepared), prepared
