@@ -18,17 +18,25 @@ def ping() -> str:
     return "pong"
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+# Nobody reads these tasks' return values: no result is stored for them.
+@shared_task(
+    autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, ignore_result=True
+)
 def settle_hand(hand_id: int) -> bool:
-    """Store the hand's settlement and running scores, then queue the rating update."""
+    """Store the hand's settlement and running scores, rate the players and tell the
+    table ``settled``: one task, each step committed on its own and idempotent.  (The
+    rating update used to be a task of its own, queued from here: behind every hand
+    that had ended meanwhile, so under load a table waited out the queue twice.)"""
     settlement = finisher.hand_settle(hand_id)
     if settlement is None:
         return False
-    update_ratings.delay(hand_id)  # hand_settle has committed: safe to enqueue
+    update_ratings(hand_id)  # hand_settle has committed; run here, not queued
     return True
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(
+    autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, ignore_result=True
+)
 def update_ratings(hand_id: int) -> int:
     """Update OpenSkill ratings for the hand's players, then announce ``settled``."""
     changes = ratings_update_for_hand(hand_id)

@@ -1,4 +1,5 @@
-"""Writes to ratings. Called from the ``update_ratings`` Celery task (games/tasks.py).
+"""Writes to ratings. Called by the settlement task (games/tasks.py: ``settle_hand``
+runs ``update_ratings``).
 
 Locking: the hand row first, then the players' :class:`Rating` rows in user-id
 order, then (a club room's hand) their :class:`ClubRating` rows in user-id order.

@@ -192,6 +192,21 @@ def test_settlement_and_ratings_are_idempotent(make_user):
     assert sum(scores) == 0
 
 
+def test_the_settlement_task_rates_the_players_itself(make_user):
+    """One task settles, rates and announces: the rating update is not queued behind
+    every other hand that ended meanwhile."""
+    from games.tasks import settle_hand
+
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = play_out(room)
+    wait_settled(hand)
+    RatingChange.objects.filter(hand=hand).delete()  # as if only the settlement were done
+    assert settle_hand.apply(args=[hand.pk]).get() is True
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+
+
 def test_hand_verify_reports_a_tampered_snapshot(make_user):
     from django.core.management.base import CommandError
 
