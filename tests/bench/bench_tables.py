@@ -365,11 +365,15 @@ class CeleryWorker:
                 self.proc.wait(10)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU a process has used so far (Linux /proc); nan elsewhere."""
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU a process has used so far (Linux /proc); nan elsewhere.
+    ``children``: with that of its children that have exited (and been waited for)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[11]) + int(fields[12])
+        if children:
+            ticks += int(fields[13]) + int(fields[14])
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return float("nan")
 
@@ -391,7 +395,7 @@ class ServerCpu:
     """CPU seconds of every server-side part of a run: the Daphne processes, the Celery
     worker, and the local PostgreSQL and Redis (all their processes on this machine:
     run nothing else against them meanwhile).  A backend that exits during the run
-    takes its CPU with it (the servers keep theirs open, ``DB_CONN_MAX_AGE``)."""
+    (a connection past ``DB_CONN_MAX_AGE``) is counted in its parent's children's CPU."""
 
     def __init__(self, servers, worker):
         self.servers, self.worker = servers, worker
@@ -403,7 +407,9 @@ class ServerCpu:
             "PostgreSQL": local_pids("postgres"),
             "Redis": local_pids("redis-server"),
         }
-        return {name: {p: cpu_seconds(p) for p in pids} for name, pids in parts.items()}
+        return {
+            name: {p: cpu_seconds(p, children=True) for p in pids} for name, pids in parts.items()
+        }
 
     def start(self) -> None:
         self.before = self._now()
