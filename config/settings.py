@@ -146,9 +146,9 @@ if REDIS_URL:
             # Pub/sub: every process reads its messages from one subscription instead of
             # one BRPOP per message, which capped a process at ~70 table actions/s. It may
             # drop a message (at-most-once); clients notice the version gap and resync.
-            "BACKEND": os.environ.get(
-                "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
-            ),
+            # games.layers.PubSubLayer: channels_redis' pub/sub layer that also publishes a
+            # batch of messages in one round trip.
+            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "games.layers.PubSubLayer"),
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

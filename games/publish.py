@@ -58,6 +58,10 @@ def frames_message(frames: list) -> dict:
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     # In order: a seat must never see version n+1 before version n.
+    many = getattr(type(layer), "group_send_many", None)  # games.layers: one round trip
+    if many is not None:
+        await many(layer, messages)
+        return
     for group, message in messages:
         await layer.group_send(group, message)
 
@@ -67,20 +71,36 @@ _QUEUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 async def _publisher(queue: asyncio.Queue) -> None:
+    """Send what was handed over, in order: everything queued meanwhile goes out in one
+    ``_send_all`` (one round trip to Redis, ``games.layers``), up to the next call."""
     loop = asyncio.get_running_loop()
     try:
         while True:
-            item = await queue.get()
-            if callable(item):  # after_sent_on_commit: what was queued before it is out
+            items = [await queue.get()]
+            while not queue.empty():
+                items.append(queue.get_nowait())
+            batch: list = []
+            for item in items:
+                if not callable(item):
+                    batch.extend(item)
+                    continue
+                # after_sent_on_commit: what was queued before the call is out first.
+                await _send_logged(batch)
+                batch = []
                 fut = loop.run_in_executor(None, _run_after_sent, loop, item)
                 fut.add_done_callback(_logged)
-                continue
-            try:
-                await _send_all(item)
-            except Exception:  # a lost notice: sockets resync on the version gap or silence
-                log.exception("publishing table messages failed")
+            await _send_logged(batch)
     finally:  # the loop is shutting down (a test's): let it go
         _QUEUES.pop(loop, None)
+
+
+async def _send_logged(messages: list) -> None:
+    if not messages:
+        return
+    try:
+        await _send_all(messages)
+    except Exception:  # a lost notice: sockets resync on the version gap or silence
+        log.exception("publishing table messages failed")
 
 
 def _run_after_sent(loop, fn) -> None:

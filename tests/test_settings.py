@@ -40,7 +40,7 @@ def test_profile_follows_the_environment():
     if os.environ.get("REDIS_URL"):
         assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == os.environ.get(
-            "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
+            "CHANNEL_LAYER_BACKEND", "games.layers.PubSubLayer"
         )
     else:
         assert settings.CACHES["default"]["BACKEND"].endswith("LocMemCache")

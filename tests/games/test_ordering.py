@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -175,5 +176,54 @@ def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
             d = json.loads(message["frames"][0][2])["d"]
             got.append(d if d == "after" else d["n"])
         assert got == [0, 1, 2, "after"]
+
+    async_to_sync(run)()
+
+
+def test_what_queued_up_is_published_in_one_batch_in_order():
+    """The publisher sends everything handed over since its last send together (on the
+    Redis layer in one pipelined round trip, ``games.layers``): every message arrives,
+    in the order handed over, a call queued among them still after those before it."""
+    from channels.layers import get_channel_layer
+
+    sent: list[int] = []
+    real = publish._send_all
+
+    async def counting(messages):
+        sent.append(len(messages))
+        await real(messages)
+
+    async def run():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        group = publish.room_group(0)
+        await layer.group_add(group, channel)
+        marker = publish.frames_message([[None, publish.EVERYONE, json.dumps({"d": "after"})]])
+
+        def server_work():
+            for n in range(30):
+                publish.settled(0, {"n": n})
+            publish.after_sent_on_commit(lambda: async_to_sync(real)([(group, marker)]))
+            for n in range(30, 40):
+                publish.settled(0, {"n": n})
+
+        publish._send_all = counting
+        try:
+            # The loop is busy (blocked here) while the server thread hands over: all of
+            # it is waiting when the publisher next runs.
+            work = asyncio.ensure_future(database_sync_to_async(server_work)())
+            await asyncio.sleep(0)
+            time.sleep(0.5)
+            await work
+            got = []
+            for _ in range(41):
+                message = await asyncio.wait_for(layer.receive(channel), 10)
+                d = json.loads(message["frames"][0][2])["d"]
+                got.append(d if d == "after" else d["n"])
+        finally:
+            publish._send_all = real
+        assert got.index("after") >= 30  # the call ran once the 30 before it were out
+        assert [n for n in got if n != "after"] == list(range(40))
+        assert sent == [30, 10]  # one send before the call, one after it
 
     async_to_sync(run)()
