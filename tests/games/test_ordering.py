@@ -147,20 +147,37 @@ def test_a_socket_never_sees_a_version_skip_under_any_delivery_order(make_user):
     async_to_sync(run)()
 
 
+async def _listening():
+    """(layer, a channel in room 0's group, the group, a marker message for it)."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    group = publish.room_group(0)
+    await layer.group_add(group, channel)
+    marker = publish.frames_message([[None, publish.EVERYONE, json.dumps({"d": "after"})]])
+    return layer, channel, group, marker
+
+
+async def _received(layer, channel, count: int) -> list:
+    """The next ``count`` messages on ``channel``: each ``settled``'s n, or "after"."""
+    got = []
+    for _ in range(count):
+        message = await asyncio.wait_for(layer.receive(channel), 10)
+        d = json.loads(message["frames"][0][2])["d"]
+        got.append(d if d == "after" else d["n"])
+    return got
+
+
 def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
     """From a server thread messages are handed to the event loop without waiting; a call
     queued after them (the settlement task, whose ``settled`` must not overtake the
     ``hand_end``) runs only once they are in the channel layer.  Here the call sends a
     marker straight to the layer, past the queue: it arrives after them only if the call
     waited for them."""
-    from channels.layers import get_channel_layer
 
     async def run():
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
-        group = publish.room_group(0)
-        await layer.group_add(group, channel)
-        marker = publish.frames_message([[None, publish.EVERYONE, json.dumps({"d": "after"})]])
+        layer, channel, group, marker = await _listening()
 
         def server_work():
             for n in range(3):
@@ -170,12 +187,7 @@ def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
             )
 
         await database_sync_to_async(server_work)()
-        got = []
-        for _ in range(4):
-            message = await asyncio.wait_for(layer.receive(channel), 10)
-            d = json.loads(message["frames"][0][2])["d"]
-            got.append(d if d == "after" else d["n"])
-        assert got == [0, 1, 2, "after"]
+        assert await _received(layer, channel, 4) == [0, 1, 2, "after"]
 
     async_to_sync(run)()
 
@@ -184,8 +196,6 @@ def test_what_queued_up_is_published_in_one_batch_in_order():
     """The publisher sends everything handed over since its last send together (on the
     Redis layer in one pipelined round trip, ``games.layers``): every message arrives,
     in the order handed over, a call queued among them still after those before it."""
-    from channels.layers import get_channel_layer
-
     sent: list[int] = []
     real = publish._send_all
 
@@ -194,11 +204,7 @@ def test_what_queued_up_is_published_in_one_batch_in_order():
         await real(messages)
 
     async def run():
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
-        group = publish.room_group(0)
-        await layer.group_add(group, channel)
-        marker = publish.frames_message([[None, publish.EVERYONE, json.dumps({"d": "after"})]])
+        layer, channel, group, marker = await _listening()
 
         def server_work():
             for n in range(30):
@@ -215,11 +221,7 @@ def test_what_queued_up_is_published_in_one_batch_in_order():
             await asyncio.sleep(0)
             time.sleep(0.5)
             await work
-            got = []
-            for _ in range(41):
-                message = await asyncio.wait_for(layer.receive(channel), 10)
-                d = json.loads(message["frames"][0][2])["d"]
-                got.append(d if d == "after" else d["n"])
+            got = await _received(layer, channel, 41)
         finally:
             publish._send_all = real
         assert got.index("after") >= 30  # the call ran once the 30 before it were out
