@@ -394,13 +394,15 @@ def local_pids(comm: str) -> list[int]:
 class ServerCpu:
     """CPU seconds of every server-side part of a run: the Daphne processes, the Celery
     worker, and the local PostgreSQL and Redis (all their processes on this machine:
-    run nothing else against them meanwhile).  A backend that exits during the run
-    (a connection past ``DB_CONN_MAX_AGE``) is counted in its parent's children's CPU."""
+    run nothing else against them meanwhile).  A backend that exits during the run (a
+    connection past ``DB_CONN_MAX_AGE``) is counted through its parent, which the kernel
+    credits with a reaped child's whole CPU: less what it had used before the run."""
 
     def __init__(self, servers, worker):
         self.servers, self.worker = servers, worker
 
-    def _now(self) -> dict[str, dict[int, float]]:
+    def _now(self) -> dict[str, dict[int, tuple[float, float]]]:
+        """By part: pid -> (its own CPU, its reaped children's)."""
         parts = {
             "Daphne": [s.proc.pid for s in self.servers],
             "Celery": [self.worker.proc.pid] if self.worker and self.worker.proc else [],
@@ -408,7 +410,10 @@ class ServerCpu:
             "Redis": local_pids("redis-server"),
         }
         return {
-            name: {p: cpu_seconds(p, children=True) for p in pids} for name, pids in parts.items()
+            name: {
+                p: (cpu_seconds(p), cpu_seconds(p, children=True) - cpu_seconds(p)) for p in pids
+            }
+            for name, pids in parts.items()
         }
 
     def start(self) -> None:
@@ -416,10 +421,17 @@ class ServerCpu:
 
     def stop(self) -> dict[str, float]:
         after = self._now()
-        return {
-            name: sum(c - self.before[name].get(p, 0.0) for p, c in cpus.items() if c == c)
-            for name, cpus in after.items()
-        }
+        out = {}
+        for name, cpus in after.items():
+            before = self.before[name]
+            total = sum(
+                own + reaped - sum(before.get(p, (0.0, 0.0)))
+                for p, (own, reaped) in cpus.items()
+                if own == own
+            )
+            gone = sum(own for p, (own, _) in before.items() if p not in cpus and own == own)
+            out[name] = total - gone
+        return out
 
 
 def start_profilers(servers) -> list[subprocess.Popen]:
