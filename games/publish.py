@@ -20,7 +20,8 @@ watch).  Views come from ``games.rules.view`` only; nothing here decides visibil
 
 From a server thread (a socket's or a page's database call) messages are handed to
 the event loop that thread serves and published there in order, without the thread
-waiting for Redis; elsewhere (a Celery worker, a script) the call publishes and waits.
+waiting for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
+``games.layers``); elsewhere (a Celery worker, a script) the call publishes and waits.
 """
 
 from __future__ import annotations
