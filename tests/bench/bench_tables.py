@@ -4,7 +4,8 @@
                                        [--quiet 10] [--timeout 600] [--profile]
 
 Runs Daphne (one process per core, the players of a table spread over them as a
-load balancer would) and a real Celery worker (solo pool) with the Redis
+load balancer would) and a real Celery worker (as deployed: its default prefork pool,
+one process per core) with the Redis
 channel layer and PostgreSQL (DATABASE_URL / REDIS_URL, or local defaults:
 database ``mahjong_bench``, Redis db 11), creates the rooms and plays one hand
 per table, four clients a table.  Three runs, side by side in one report:
@@ -320,7 +321,8 @@ async def run_echo(ports, clients, *, interval, seconds, quiet):
 
 
 class CeleryWorker:
-    """``celery -A config worker --pool=solo`` on the same database and Redis."""
+    """``celery -A config worker`` (as deployed: the prefork pool, one process per core)
+    on the same database and Redis."""
 
     def __init__(self, env, log_path: Path):
         self.env, self.log_path, self.proc = env, log_path, None
@@ -334,7 +336,6 @@ class CeleryWorker:
                 "-A",
                 "config",
                 "worker",
-                "--pool=solo",
                 "--loglevel=WARNING",
                 "--hostname",
                 f"bench-{os.getpid()}@%h",
@@ -378,6 +379,23 @@ def cpu_seconds(pid: int, *, children: bool = False) -> float:
         return float("nan")
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (a prefork worker's pool processes)."""
+    parents: dict[int, int] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                parents[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sorted(tree)
+
+
 def local_pids(comm: str) -> list[int]:
     """This machine's processes whose command name is ``comm``."""
     pids = []
@@ -405,7 +423,9 @@ class ServerCpu:
         """By part: pid -> (its own CPU, its reaped children's)."""
         parts = {
             "Daphne": [s.proc.pid for s in self.servers],
-            "Celery": [self.worker.proc.pid] if self.worker and self.worker.proc else [],
+            "Celery": process_tree(self.worker.proc.pid)
+            if self.worker and self.worker.proc
+            else [],
             "PostgreSQL": local_pids("postgres"),
             "Redis": local_pids("redis-server"),
         }
@@ -661,7 +681,7 @@ def main() -> int:
     print(
         f"{args.tables} tables x 4 clients, one hand a table; Daphne x{args.servers}, {db} + "
         f"Redis layer; settlement: "
-        + ("in-process (CELERY eager)" if eager else "real Celery worker (solo pool)")
+        + ("in-process (CELERY eager)" if eager else "real Celery worker (prefork pool)")
         + f"; clients resync after {args.quiet:g} s of silence; paced tables sit down over "
         f"{args.stagger:g} s"
     )
