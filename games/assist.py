@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import publish, services
+from games import publish, selectors, services
 from games.models import Room
 
 
@@ -21,7 +21,7 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
     if not isinstance(on, bool):
         raise services.ServiceError("bad_request", "auto must be true or false")
     room = services._lock_room(room_id)
-    seats = services._seats(room)
+    seats = selectors.seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise services.ServiceError("not_seated", "you are not seated in this room", 409)

@@ -207,10 +207,6 @@ def _presence_changed(room_or_id) -> None:
         room_or_id.presence_rev = rev
 
 
-def _seats(room: Room) -> list[Seat]:
-    return seats_with_users(room.pk)
-
-
 def _untimed(room: Room) -> bool:
     """A table where a decision may have no clock: then whether its player is connected
     decides whether it gets one (``_delay``)."""
@@ -230,7 +226,7 @@ def _play_seats(room: Room, rev: int) -> list[Seat]:
     (it may change them; the database is what changes the revision)."""
     hit = _SEATS.get(room.pk)
     if hit is None or hit[0] != rev:
-        hit = (rev, _seats(room))
+        hit = (rev, seats_with_users(room.pk))
         _SEATS[room.pk] = hit
     return [copy.copy(s) for s in hit[1]]
 
@@ -244,7 +240,7 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     """Take a free seat: before the game starts, or between two of its hands (a seat
     whose player left opens for someone else until the next hand starts)."""
     room = _lock_room(room_id)
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None and not mine.left:
         return room
@@ -278,7 +274,7 @@ def room_leave(*, room_id, user) -> Room:
     no socket of theirs acts for the seat or sees its tiles again.  Where the variant says
     leaving ends the game, the match ends with the hand (or at once between hands)."""
     room = _lock_room(room_id)
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
@@ -319,7 +315,7 @@ def room_add_bot(*, room_id, user) -> Room:
         raise ServiceError("not_owner", "only the room's owner can add bots", 403)
     if room.status != Room.Status.OPEN:
         raise ServiceError("room_started", "this room's game has already started", 409)
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     free = [s for s in seats if s.user_id is None]
     if not free:
         raise ServiceError("room_full", "this room is full", 409)
@@ -340,7 +336,7 @@ def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
         raise ServiceError("not_owner", "only the room's owner can remove bots", 403)
     if room.status != Room.Status.OPEN:
         raise ServiceError("room_started", "this room's game has already started", 409)
-    seat = next((s for s in _seats(room) if s.index == seat_index), None)
+    seat = next((s for s in seats_with_users(room.pk) if s.index == seat_index), None)
     if seat is None or not seat.is_bot:
         raise ServiceError("not_a_bot", "there is no bot in that seat", 409)
     seat.user = None
@@ -369,7 +365,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
     room = _lock_room(room_id)
-    seat = next((s for s in _seats(room) if s.user_id == user.pk and not s.left), None)
+    seat = next((s for s in seats_with_users(room.pk) if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
     if room.status == Room.Status.FINISHED:
@@ -396,7 +392,7 @@ def _auto_ready_clock(room: Room) -> None:
     """Where the rules give the last player a countdown (``auto_ready_seconds``, Ningbo),
     start it once everyone else is ready: the hand then starts without them waiting."""
     seconds = room.rules.get("auto_ready_seconds")
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     if not seconds or any(s.user_id is None for s in seats):
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
@@ -413,7 +409,7 @@ def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
     ``force`` (the between-hands timer) starts it with whoever is not ready."""
     if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
         return None
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     if any(s.user_id is None for s in seats):
         if not (force and room.status == Room.Status.PLAYING):
             return None
@@ -619,7 +615,7 @@ def _record(
     hand.state = state.to_json()
     hand.version = state.version
     fields = ["state", "version", "deadlines", "deadline_at"]
-    seats = seats if seats is not None else _seats(room)
+    seats = seats if seats is not None else seats_with_users(room.pk)
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
         hand.result = state.result
@@ -705,7 +701,7 @@ def _refresh_deadlines(room: Room) -> None:
     if hand is None:
         return
     state = HandState.from_json(hand.state)
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     before = (hand.deadlines, hand.deadline_at)
     _set_deadlines(room, hand, state, seats, timezone.now())
     if (hand.deadlines, hand.deadline_at) != before:
@@ -805,7 +801,7 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     if hand is None or hand.status != Hand.Status.PLAYING:
         return 0
     state = HandState.from_json(hand.state)
-    seats = _seats(room)
+    seats = seats_with_users(room.pk)
     steps = []
     while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
         waiting = awaited(state)
