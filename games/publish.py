@@ -59,9 +59,9 @@ def frames_message(frames: list) -> dict:
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     # In order: a seat must never see version n+1 before version n.
-    many = getattr(type(layer), "group_send_many", None)  # games.layers: one round trip
+    many = getattr(layer, "group_send_many", None)  # games.layers: one round trip
     if many is not None:
-        await many(layer, messages)
+        await many(messages)
         return
     for group, message in messages:
         await layer.group_send(group, message)
