@@ -366,47 +366,24 @@ class CeleryWorker:
                 self.proc.wait(10)
 
 
-def cpu_seconds(pid: int, *, children: bool = False) -> float:
-    """User + system CPU a process has used so far (Linux /proc); nan elsewhere.
-    ``children``: with that of its children that have exited (and been waited for)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = int(fields[11]) + int(fields[12])
-        if children:
-            ticks += int(fields[13]) + int(fields[14])
-        return ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return float("nan")
-
-
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and its descendants (a prefork worker's pool processes)."""
-    parents: dict[int, int] = {}
+def _processes() -> dict[int, list[str]]:
+    """This machine's processes (Linux /proc): pid -> its ``stat`` fields from the state
+    on, with the command name first (so ``[2]`` is the parent, ``[12:16]`` the CPU)."""
+    out = {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
-                parents[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    tree, grew = {pid}, True
-    while grew:
-        more = {p for p, parent in parents.items() if parent in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return sorted(tree)
-
-
-def local_pids(comm: str) -> list[int]:
-    """This machine's processes whose command name is ``comm``."""
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                if (d / "comm").read_text().strip() == comm:
-                    pids.append(int(d.name))
+                head, _, tail = (d / "stat").read_text().rpartition(")")
             except OSError:
                 continue
-    return pids
+            out[int(d.name)] = [head.split("(", 1)[1], *tail.split()]
+    return out
+
+
+def _cpu(fields: list[str]) -> tuple[float, float]:
+    """(a process's own CPU seconds, those of its children that exited and were reaped)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[12]) + int(fields[13])) / tick, (int(fields[14]) + int(fields[15])) / tick
 
 
 class ServerCpu:
@@ -421,19 +398,18 @@ class ServerCpu:
 
     def _now(self) -> dict[str, dict[int, tuple[float, float]]]:
         """By part: pid -> (its own CPU, its reaped children's)."""
+        procs = _processes()
+        celery = {self.worker.proc.pid} if self.worker and self.worker.proc else set()
+        while more := {p for p, f in procs.items() if int(f[2]) in celery} - celery:
+            celery |= more  # the prefork worker's pool processes
         parts = {
-            "Daphne": [s.proc.pid for s in self.servers],
-            "Celery": process_tree(self.worker.proc.pid)
-            if self.worker and self.worker.proc
-            else [],
-            "PostgreSQL": local_pids("postgres"),
-            "Redis": local_pids("redis-server"),
+            "Daphne": {s.proc.pid for s in self.servers},
+            "Celery": celery,
+            "PostgreSQL": {p for p, f in procs.items() if f[0] == "postgres"},
+            "Redis": {p for p, f in procs.items() if f[0] == "redis-server"},
         }
         return {
-            name: {
-                p: (cpu_seconds(p), cpu_seconds(p, children=True) - cpu_seconds(p)) for p in pids
-            }
-            for name, pids in parts.items()
+            name: {p: _cpu(procs[p]) for p in pids if p in procs} for name, pids in parts.items()
         }
 
     def start(self) -> None:
@@ -445,11 +421,9 @@ class ServerCpu:
         for name, cpus in after.items():
             before = self.before[name]
             total = sum(
-                own + reaped - sum(before.get(p, (0.0, 0.0)))
-                for p, (own, reaped) in cpus.items()
-                if own == own
+                own + reaped - sum(before.get(p, (0.0, 0.0))) for p, (own, reaped) in cpus.items()
             )
-            gone = sum(own for p, (own, _) in before.items() if p not in cpus and own == own)
+            gone = sum(own for p, (own, _) in before.items() if p not in cpus)
             out[name] = total - gone
         return out
 
@@ -637,17 +611,17 @@ def main() -> int:
         profile: list[str] = []
         meter = ServerCpu(servers, worker)
         meter.start()
-        cpu0, load0 = sum(cpu_seconds(s.proc.pid) for s in servers), time.process_time()
+        load0 = time.process_time()
         asyncio.run(
             run_tables(capacity, rooms[: args.tables], cookies, ports, think=0.0, first=0, **common)
         )
-        capacity.cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu0
         capacity.load_cpu = time.process_time() - load0
         capacity.parts = meter.stop()
+        capacity.cpu = capacity.parts["Daphne"]
         if profilers:
             profile = stop_profilers(profilers, capacity.actions, capacity.cpu)
         meter.start()
-        cpu0, load0 = sum(cpu_seconds(s.proc.pid) for s in servers), time.process_time()
+        load0 = time.process_time()
         asyncio.run(
             run_tables(
                 paced,
@@ -660,9 +634,9 @@ def main() -> int:
                 **common,
             )
         )
-        paced.cpu = sum(cpu_seconds(s.proc.pid) for s in servers) - cpu0
         paced.load_cpu = time.process_time() - load0
         paced.parts = meter.stop()
+        paced.cpu = paced.parts["Daphne"]
         # The echo floor at the paced run's offered rate, by as many clients.
         clients = 4 * args.tables
         paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
