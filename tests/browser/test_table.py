@@ -69,6 +69,17 @@ def autoplay(page: Page, until, timeout: float) -> None:
             page.wait_for_timeout(40)
 
 
+def spectator_view(page: Page) -> tuple[list[dict], dict]:
+    """Each drawn hand's face-up and face-down tiles, with the state they were drawn from:
+    read in one evaluation, so no update can land between the two (bots keep playing)."""
+    return page.evaluate(
+        """() => [[...document.querySelectorAll('.hand[data-hand-seat]')].map(h => ({
+             seat: Number(h.dataset.handSeat), won: h.dataset.won === '1',
+             faces: h.querySelectorAll('.tile.face, [data-tile]').length,
+             backs: h.querySelectorAll('.tile.back').length})), window.__table.state]"""
+    )
+
+
 def discard_count(page: Page) -> int:
     return page.locator(".pool .tile").count()
 
@@ -188,13 +199,7 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     expect(watcher.locator("#actions button")).to_have_count(0)
 
     watcher.wait_for_timeout(200)
-    hands = watcher.evaluate(
-        """() => [...document.querySelectorAll('.hand[data-hand-seat]')].map(h => ({
-             seat: Number(h.dataset.handSeat), won: h.dataset.won === '1',
-             faces: h.querySelectorAll('.tile.face, [data-tile]').length,
-             backs: h.querySelectorAll('.tile.back').length}))"""
-    )
-    state = watcher.evaluate("() => window.__table.state")
+    hands, state = spectator_view(watcher)
     assert state["seat"] is None
     assert sorted(h["seat"] for h in hands) == [0, 1, 2, 3]
     for h in hands:

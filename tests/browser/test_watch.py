@@ -8,7 +8,15 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_table import DESKTOP, PHONE, api, autoplay, discard_count, sign_up
+from tests.browser.test_table import (
+    DESKTOP,
+    PHONE,
+    api,
+    autoplay,
+    discard_count,
+    sign_up,
+    spectator_view,
+)
 
 
 def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screenshots_dir):
@@ -63,14 +71,8 @@ def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screensho
     expect(watcher.locator(".pool .tile").first).to_be_visible(timeout=10000)
     expect(watcher.locator("#actions button")).to_have_count(0)
     expect(watcher.locator("#prompt")).to_contain_text("You see it 1 s late.")
-    state = watcher.evaluate("() => window.__table.state")
+    hands, state = spectator_view(watcher)
     assert state["seat"] is None and state["legal"] == []
-    hands = watcher.evaluate(
-        """() => [...document.querySelectorAll('.hand[data-hand-seat]')].map(h => ({
-             seat: Number(h.dataset.handSeat), won: h.dataset.won === '1',
-             faces: h.querySelectorAll('.tile.face, [data-tile]').length,
-             backs: h.querySelectorAll('.tile.back').length}))"""
-    )
     assert sorted(h["seat"] for h in hands) == [0, 1, 2, 3]
     for h in hands:
         player = state["players"][h["seat"]]
