@@ -95,6 +95,8 @@ class Phase:
     name: str
     tables: int
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # when each latency's action went
+    started: float = 0.0
     by_action: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     actions: int = 0
     resyncs: int = 0
@@ -124,6 +126,18 @@ class Phase:
             for t in self.settled_at
             if len(self.settled_at[t]) == 4 and self.hand_end_at.get(t)
         ]
+
+
+WINDOW = 10.0  # seconds
+
+
+def windows(phase: Phase) -> str:
+    """p99 of the actions sent in each ``WINDOW`` seconds of the run: where the tail is
+    (tables sitting down, mid-hand, hands ending)."""
+    by: dict[int, list[float]] = defaultdict(list)
+    for at, lat in zip(phase.sent_at, phase.latencies, strict=True):
+        by[int((at - phase.started) // WINDOW)].append(lat)
+    return ", ".join(f"{k * WINDOW:g}s {pct(v, 0.99):.0f}" for k, v in sorted(by.items()))
 
 
 def answered(msg: dict, action: dict) -> bool:
@@ -201,6 +215,7 @@ async def table_client(
                 last_v = v
                 if pending is not None and v > pending[0] and answered(msg, pending[2]):
                     phase.latencies.append(now - pending[1])
+                    phase.sent_at.append(pending[1])
                     phase.by_action[pending[2]["type"]].append(now - pending[1])
                     pending = None
                 legal = msg["d"]["legal"]
@@ -256,7 +271,7 @@ async def run_tables(
         for i, room in enumerate(rooms)
         for k in range(4)
     ]
-    t0 = time.perf_counter()
+    t0 = phase.started = time.perf_counter()
     done, not_done = await asyncio.wait(tasks, timeout=timeout)
     for task in not_done:
         task.cancel()
@@ -686,6 +701,7 @@ def main() -> int:
     )
     ratio = pct(paced.latencies, 0.99) / pct(echo_lat, 0.99)
     print(f"paced p99 / echo p99 at the same rate: {ratio:.1f}x")
+    print(f"paced p99 by {WINDOW:g} s of the run: " + windows(paced))
     for ph in (capacity, paced):
         settle = ph.settlement_times()
         unfinished = ph.tables - ph.finished_tables()
