@@ -75,3 +75,24 @@ def test_asgi_application_routes_http_and_websocket():
 
     assert isinstance(application, ProtocolTypeRouter)
     assert set(application.application_mapping) == {"http", "websocket"}
+
+
+def test_the_socket_server_keeps_its_loaded_code_out_of_the_collector():
+    """A process that loads the ASGI application (Daphne) freezes what it has loaded and
+    collects young objects less often (``config/asgi.py``)."""
+    probe = (
+        "import gc; before = gc.get_freeze_count(); import config.asgi as a; "
+        "print(before, gc.get_freeze_count(), gc.get_threshold()[0], a.GC_YOUNG_THRESHOLD)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=BASE_DIR,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    before, frozen, young, wanted = map(int, result.stdout.split())
+    assert before == 0 and frozen > 10_000  # Django, Channels and the apps
+    assert young == wanted > 700  # CPython's default
