@@ -192,7 +192,7 @@ def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
     async_to_sync(run)()
 
 
-def test_what_queued_up_is_published_in_one_batch_in_order():
+def test_what_queued_up_is_published_in_one_batch_in_order(monkeypatch):
     """The publisher sends everything handed over since its last send together (on the
     Redis layer in one pipelined round trip, ``games.layers``): every message arrives,
     in the order handed over, a call queued among them still after those before it."""
@@ -202,6 +202,8 @@ def test_what_queued_up_is_published_in_one_batch_in_order():
     async def counting(messages):
         sent.append(len(messages))
         await real(messages)
+
+    monkeypatch.setattr(publish, "_send_all", counting)
 
     async def run():
         layer, channel, group, marker = await _listening()
@@ -213,17 +215,13 @@ def test_what_queued_up_is_published_in_one_batch_in_order():
             for n in range(30, 40):
                 publish.settled(0, {"n": n})
 
-        publish._send_all = counting
-        try:
-            # The loop is busy (blocked here) while the server thread hands over: all of
-            # it is waiting when the publisher next runs.
-            work = asyncio.ensure_future(database_sync_to_async(server_work)())
-            await asyncio.sleep(0)
-            time.sleep(0.5)
-            await work
-            got = await _received(layer, channel, 41)
-        finally:
-            publish._send_all = real
+        # The loop is busy (blocked here) while the server thread hands over: all of it
+        # is waiting when the publisher next runs.
+        work = asyncio.ensure_future(database_sync_to_async(server_work)())
+        await asyncio.sleep(0)
+        time.sleep(0.5)
+        await work
+        got = await _received(layer, channel, 41)
         assert got.index("after") >= 30  # the call ran once the 30 before it were out
         assert [n for n in got if n != "after"] == list(range(40))
         assert sent == [30, 10]  # one send before the call, one after it
