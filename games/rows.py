@@ -14,19 +14,25 @@ from django.db import connection
 
 
 class ModelColumns:
-    """The concrete columns of ``model`` under ``alias`` in a SELECT, and how to build
-    an instance from their values."""
+    """The concrete columns of ``model`` under ``alias`` in a SELECT (but those named in
+    ``defer``: left unread, loaded on first access as the ORM's ``defer`` does), and how
+    to build an instance from their values."""
 
-    def __init__(self, model, alias: str):
+    def __init__(self, model, alias: str, *, defer: tuple[str, ...] = ()):
         self.model = model
-        self.fields = list(model._meta.concrete_fields)
+        self.fields = [f for f in model._meta.concrete_fields if f.name not in defer]
         self.attnames = [f.attname for f in self.fields]
         self.alias = alias
         self._converters: dict[str, list] = {}  # by database vendor
+        self._sql: dict[str, str] = {}  # by database vendor
 
     def sql(self) -> str:
-        qn = connection.ops.quote_name
-        return ", ".join(f"{self.alias}.{qn(f.column)}" for f in self.fields)
+        found = self._sql.get(connection.vendor)
+        if found is None:
+            qn = connection.ops.quote_name
+            found = ", ".join(f"{self.alias}.{qn(f.column)}" for f in self.fields)
+            self._sql[connection.vendor] = found
+        return found
 
     def __len__(self) -> int:
         return len(self.fields)

@@ -12,8 +12,10 @@ Celery tasks and the deadline sweeper all call these functions.
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import secrets
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -229,6 +231,38 @@ def _play_seats(room: Room, rev: int) -> list[Seat]:
         hit = (rev, seats_with_users(room.pk))
         _SEATS[room.pk] = hit
     return [copy.copy(s) for s in hit[1]]
+
+
+# hand id -> (its commitment, a version, the hand's state at that version): the states
+# this process recorded (kept on commit).  A hand's versions only grow and each is
+# written once, so an entry whose version is the one read under the room lock is the
+# state in the database, without reading or parsing the snapshot: whenever the table's
+# previous action was recorded by this process, as it is when the balancer sends a
+# room's sockets to one process (``deploy/nginx.conf``).  A cache checked against the
+# database, good in any process.  The commitment tells two hands apart should an id be
+# used again (a test database rolled back).
+_STATES: dict[int, tuple[str, int, HandState]] = {}
+_STATES_LOCK = threading.Lock()
+STATES_KEPT = 4096  # hands; past that the least recently recorded is dropped
+
+
+def _hand_state(hand: Hand) -> HandState:
+    """The state of ``hand`` at its version (read under the room lock).  Read only: the
+    engine's ``apply`` returns a new state and leaves this one as it was."""
+    hit = _STATES.get(hand.pk)
+    if hit is not None and hit[0] == hand.commitment and hit[1] == hand.version:
+        return hit[2]
+    return HandState.from_json(hand.state)  # a deferred column: loaded here
+
+
+def _keep_state(hand_id: int, commitment: str, state: HandState) -> None:
+    with _STATES_LOCK:
+        _STATES.pop(hand_id, None)
+        if state.phase == "ended":
+            return
+        if len(_STATES) >= STATES_KEPT:
+            del _STATES[next(iter(_STATES))]
+        _STATES[hand_id] = (commitment, state.version, state)
 
 
 def _current_hand(room: Room) -> Hand | None:
@@ -459,6 +493,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     )
     _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=["deadlines", "deadline_at"])
+    transaction.on_commit(functools.partial(_keep_state, hand.pk, committed, state))
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
     room.status = Room.Status.PLAYING
@@ -484,7 +519,9 @@ class _Raced(Exception):
     """The hand read with the room lock was older than the locked room (see hand_act)."""
 
 
-_HAND_COLS = rows.ModelColumns(Hand, "h")
+# The hand's snapshot is not read with the lock: ``_hand_state`` takes it from this
+# process's cache when the version matches, and loads the column only when it does not.
+_HAND_COLS = rows.ModelColumns(Hand, "h", defer=("state",))
 _ROOM_COLS = rows.ModelColumns(Room, "r")
 
 
@@ -572,7 +609,7 @@ def _same_decision(hand: Hand, state, version: int) -> bool:
 
 
 def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
-    state = HandState.from_json(hand.state)
+    state = _hand_state(hand)
 
     def stale():
         return ServiceError(
@@ -635,6 +672,7 @@ def _record(
             for seat, action, source, st, _ in steps
         ]
     )
+    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.commitment, state))
     publish.hand_changed_on_commit(
         room.pk,
         hand,

@@ -52,6 +52,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -259,21 +260,40 @@ async def table_client(
                     pending = None
 
 
+def server_of(path: str, k: int, ports: list[int], route: str) -> int:
+    """The port seat ``k``'s socket to ``path`` goes to: ``room``, as ``deploy/nginx.conf``
+    routes (a hash of the URI: a room's sockets on one process, the rooms spread over
+    them); ``spread``, a table's players over the processes (every state crosses them)."""
+    if route == "spread":
+        return ports[k % len(ports)]
+    return ports[zlib.crc32(path.encode()) % len(ports)]
+
+
 async def run_tables(
-    phase: Phase, rooms, cookies, ports, *, think, quiet, timeout, first, stagger=0.0
+    phase: Phase,
+    rooms,
+    cookies,
+    ports,
+    *,
+    think,
+    quiet,
+    timeout,
+    first,
+    stagger=0.0,
+    route="room",
 ):
     """Play one hand at each room; a table's players sit down together, the tables at
     moments spread evenly over ``stagger`` seconds."""
     starts = [stagger * i / max(1, len(rooms)) for i in range(len(rooms))]
     random.Random(first).shuffle(starts)
+    paths = [f"/ws/rooms/{room.pk}/" for room in rooms]
     tasks = [
         asyncio.ensure_future(
             table_client(
                 phase,
                 i,
-                # A table's four players spread over the processes, as behind a balancer.
-                f"ws://127.0.0.1:{ports[k % len(ports)]}/ws/rooms/{room.pk}/",
-                f"http://127.0.0.1:{ports[k % len(ports)]}",
+                f"ws://127.0.0.1:{server_of(paths[i], k, ports, route)}{paths[i]}",
+                f"http://127.0.0.1:{server_of(paths[i], k, ports, route)}",
                 cookies[4 * (first + i) + k],
                 think=think,
                 quiet=quiet,
@@ -574,6 +594,13 @@ def main() -> int:
         help="seconds over which the paced run's tables sit down (a site's tables do not "
         "all deal in the same second; the capacity run starts them at once)",
     )
+    parser.add_argument(
+        "--route",
+        choices=("room", "spread"),
+        default="room",
+        help="which Daphne a socket goes to: room, as deploy/nginx.conf does (a room's "
+        "sockets on one process); spread, a table's players over the processes",
+    )
     parser.add_argument("--profile", action="store_true", help="py-spy the capacity run")
     args = parser.parse_args()
     try:
@@ -634,7 +661,7 @@ def main() -> int:
         for server in servers:
             server.start()
         ports = [server.port for server in servers]
-        common = {"quiet": args.quiet, "timeout": args.timeout}
+        common = {"quiet": args.quiet, "timeout": args.timeout, "route": args.route}
 
         profilers = start_profilers(servers) if args.profile else []
         profile: list[str] = []
@@ -686,7 +713,8 @@ def main() -> int:
         f"Redis layer; settlement: "
         + ("in-process (CELERY eager)" if eager else "real Celery worker (prefork pool)")
         + f"; clients resync after {args.quiet:g} s of silence; paced tables sit down over "
-        f"{args.stagger:g} s"
+        f"{args.stagger:g} s; sockets routed by "
+        + ("room (deploy/nginx.conf)" if args.route == "room" else "seat (spread)")
     )
     head = (
         f"{'':24}{'actions':>8}{'sec':>8}{'per s':>7}{'p50 ms':>8}{'p99 ms':>8}"

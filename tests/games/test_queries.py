@@ -53,8 +53,20 @@ CEILINGS = {
 }
 # What the first action at a table in a process adds: reading its seats (on any action,
 # refused ones too) and, on the first one recorded, who has a socket there (kept until a
-# socket opens or closes: the spectators' view is built only when someone watches).
+# socket opens or closes: the spectators' view is built only when someone watches) and
+# the hand's snapshot (after that, the state this process recorded: ``_hand_state``).
 FIRST_AT_TABLE = 1
+
+
+def _snapshot_reads(queries) -> int:
+    """Loads of a hand's deferred ``state`` column (the snapshot) in captured queries:
+    the column alone (the test's own reads of the whole hand are not counted)."""
+    return sum(
+        q["sql"].startswith("SELECT")
+        and '"games_hand"."state" FROM' in q["sql"]
+        and '"version"' not in q["sql"]
+        for q in queries
+    )
 
 
 def _table(make_user, **rig_args):
@@ -65,6 +77,8 @@ def _table(make_user, **rig_args):
     state = rig(HANDS, que=QUE, front=FRONT, **rig_args)
     hand.state, hand.version = state.to_json(), state.version
     hand.save(update_fields=["state", "version"])
+    # A snapshot rewritten behind the services' back: no process may keep the old one.
+    services._STATES.pop(hand.pk, None)
     return room, users
 
 
@@ -103,7 +117,9 @@ def test_queries_per_action_stay_at_todays_counts(make_user, django_capture_on_c
         claim_open = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
     presence = sum("games_presence" in q["sql"] for q in first.captured_queries)
     assert presence == FIRST_AT_TABLE
-    seen["claim_open"] = (claim_open[0] - presence, claim_open[1])
+    snapshot = _snapshot_reads(first.captured_queries)
+    assert snapshot == FIRST_AT_TABLE
+    seen["claim_open"] = (claim_open[0] - presence - snapshot, claim_open[1])
     seen["claim_pass"] = _act(room, users[1], {"type": "pass"}, cap)
     seen["discard"] = _act(room, users[1], {"type": "discard", "tile": _drawn(room)}, cap)
     for seat in (2, 3):
@@ -221,6 +237,49 @@ def test_the_seats_read_once_are_read_again_when_any_seat_row_changes(
     rev, seats = services._SEATS[room.pk]
     assert rev == _seats_rev(room.pk) != after_update
     assert seats[1].left and seats[2].auto
+
+
+def test_the_state_kept_in_process_is_the_snapshot_and_a_stale_one_is_not_used(
+    make_user, django_capture_on_commit_callbacks
+):
+    """The state an action is applied to comes from the process's cache only while its
+    version is the one read under the room lock: then it is exactly the snapshot (no
+    read of it); when another process recorded the table's last action (here: one whose
+    commit hooks this process never ran), the snapshot is read and the action applies to
+    it."""
+    from games.rules import HandState
+
+    room, users = _table(make_user)
+    cap = django_capture_on_commit_callbacks
+    _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)  # the first: kept after
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    commitment, version, kept = services._STATES[hand.pk]
+    assert (commitment, version) == (hand.commitment, hand.version)
+    assert kept.to_json() == HandState.from_json(hand.state).to_json() == hand.state
+
+    with CaptureQueriesContext(connection) as warm:
+        _act(room, users[1], {"type": "pass"}, cap)
+    assert _snapshot_reads(warm.captured_queries) == 0
+    hand.refresh_from_db()
+    assert services._STATES[hand.pk][1] == hand.version
+    assert services._STATES[hand.pk][2].to_json() == hand.state
+
+    # Seat 1's discard recorded "elsewhere": this process keeps the version before it.
+    with django_capture_on_commit_callbacks(execute=False):
+        services.hand_act(
+            room_id=room.pk,
+            user=users[1],
+            version=hand.version,
+            action={"type": "discard", "tile": _drawn(room)},
+        )
+    hand.refresh_from_db()
+    assert services._STATES[hand.pk][1] == hand.version - 1
+    with CaptureQueriesContext(connection) as cold:
+        _act(room, users[2], {"type": "discard", "tile": _drawn(room)}, cap)
+    assert _snapshot_reads(cold.captured_queries) == 1
+    hand.refresh_from_db()
+    assert HandState.from_json(hand.state).discards[1]  # seat 1's discard is in it
+    assert services._STATES[hand.pk][2].to_json() == hand.state
 
 
 def test_the_table_statements_are_prepared_on_postgresql(

@@ -6,7 +6,7 @@ with ``manage.py run_sweeper`` and a Celery worker as processes of their own, al
 the test database and the environment's Redis, with production settings
 (``DJANGO_DEBUG=0``, collected static files). Through nginx only, a player logs in
 with the HTTP form, creates a room with three bots over REST, opens two sockets (nginx
-puts them on different Daphne processes), readies and plays; the hand ends and both
+routes a room's sockets to one Daphne process), readies and plays; the hand ends and both
 sockets see ``hand_end``, then ``settled`` from the test's Celery worker. nginx's log
 shows which backend served each request.
 
@@ -265,8 +265,11 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
 
     # Which backend served what: nginx's log names the upstream of every request.
     log = (tmp_path / "nginx" / "access.log").read_text()
-    ws_upstreams = set(re.findall(rf"GET /ws/rooms/{room_id}/ 101 upstream=(\S+)", log))
-    assert ws_upstreams == {f"127.0.0.1:{d.port}" for d in daphnes}, log
+    ws_upstreams = re.findall(rf"GET /ws/rooms/{room_id}/ 101 upstream=(\S+)", log)
+    assert len(ws_upstreams) == 2, log
+    # One room, one process (``hash $request_uri``): a table's update reaches only it.
+    assert len(set(ws_upstreams)) == 1, log
+    assert set(ws_upstreams) <= {f"127.0.0.1:{d.port}" for d in daphnes}, log
     for line in ("POST /accounts/login/ 302", "POST /api/rooms/ 201", "GET /static/css/site.css"):
         assert re.search(rf"{re.escape(line)}.* upstream=127\.0\.0\.1:{http_port}\b", log), log
 
@@ -301,8 +304,8 @@ async def play(port: int, room_id: int, session: str, origin: str) -> list[dict]
             elif msg["t"] == "error":
                 assert msg["d"]["code"] == "stale", msg  # a bot moved first
 
-    # Opened one after the other while the first stays open: least_conn puts the second
-    # on the other Daphne process.
+    # Opened one after the other while the first stays open: the same room's address, so
+    # the same Daphne process.
     async with connect(url, origin=origin, additional_headers=headers, proxy=None) as a:
         async with connect(url, origin=origin, additional_headers=headers, proxy=None) as b:
             await asyncio.wait_for(asyncio.gather(run(0, a), run(1, b)), 180)
