@@ -47,7 +47,6 @@ from django.db import (
 from clubs.selectors import room_hidden_from
 from games import publish, selectors, services
 from games.messages import dumps
-from games.models import Room
 
 log = logging.getLogger(__name__)
 
@@ -132,10 +131,7 @@ def _error(code: str, message: str) -> str:
 def _access_now(room_id, user):
     """(room id, seat, spectator delay) for this user now; (None, None, 0) no such room;
     seat False: refused."""
-    try:
-        room = Room.objects.filter(pk=room_id).first()
-    except (ValueError, TypeError):
-        room = None
+    room = selectors.room_by_id(room_id)
     if room is None:
         return None, None, 0
     seat = selectors.seat_of(room, user)

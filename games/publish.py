@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 import weakref
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -130,15 +131,23 @@ def _hand_over(loop, item) -> None:
     queue.put_nowait(item)
 
 
-def _queued(item) -> bool:
-    """Hand ``item`` (messages, or a call) to the publisher of the running event loop
-    this thread does database work for (a ``sync_to_async`` worker's); False when there
-    is none (a Celery worker, a script, a test's own thread)."""
+def _server_loop():
+    """The running event loop this thread does database work for (a ``sync_to_async``
+    worker's); None when there is none (a Celery worker, a script, a test's own thread)."""
     local = SyncToAsync.threadlocal
     loop = getattr(local, "main_event_loop", None)
     if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return False
+        return None
     if loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def _queued(item) -> bool:
+    """Hand ``item`` (messages, or a call) to the publisher of the running event loop
+    this thread does database work for; False when there is none."""
+    loop = _server_loop()
+    if loop is None:
         return False
     try:
         loop.call_soon_threadsafe(_hand_over, loop, item)
@@ -197,13 +206,57 @@ def _to_everyone(room_id, env: dict) -> None:
     _send([(room_group(room_id), frames_message([[None, EVERYONE, dumps(env)]]))])
 
 
-def room_changed_on_commit(room_id) -> None:
+def room_changed_on_commit(room_id, *, merge: bool = False) -> None:
+    """Send the room's payload (read when sent) to its sockets after commit.
+
+    ``merge``: a change that may go out up to ``ROOM_MERGE`` seconds later, in one
+    payload with the room's other such changes (``_merged``): who is connected, who is
+    ready.  A table sitting down or getting up is four of each within moments, and each
+    payload is several reads and a send to every socket in the room."""
+
     def send():
         payload = room_payload(room_id)
         if payload is not None:
             _to_everyone(room_id, envelope("room", None, payload))
 
-    transaction.on_commit(send)
+    transaction.on_commit((lambda: _merged(room_id, send)) if merge else send)
+
+
+ROOM_MERGE = 0.05  # seconds
+# Per event loop: the rooms whose merged payload is due from it (not yet read).
+_DUE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_DUE_LOCK = threading.Lock()
+
+
+def _merged(room_id, send) -> None:
+    """``send`` in ``ROOM_MERGE`` seconds, in a worker thread of this server's loop,
+    unless a send of this room is due already: that one reads the room after this
+    change committed, so it carries it.  (The room leaves the due set before it is
+    read: whatever commits after that gets a send of its own.)  Without a server loop
+    (a Celery worker, a script): at once."""
+    loop = _server_loop()
+    if loop is None:
+        send()
+        return
+    with _DUE_LOCK:
+        due = _DUE.setdefault(loop, set())
+        if room_id in due:
+            return
+        due.add(room_id)
+
+    def run():
+        with _DUE_LOCK:
+            due.discard(room_id)
+        send()
+
+    def later():
+        fut = loop.run_in_executor(None, _run_after_sent, loop, run)
+        fut.add_done_callback(_logged)
+
+    try:
+        loop.call_soon_threadsafe(loop.call_later, ROOM_MERGE, later)
+    except RuntimeError:  # the loop closed meanwhile
+        run()
 
 
 def reseat_on_commit(room_id, user_ids) -> None:

@@ -97,3 +97,38 @@ def insert(objs: list) -> None:
             f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}",
             params,
         )
+
+
+def first(cols: ModelColumns, tail: str, params, *, lock: bool = False):
+    """The first row of ``SELECT <cols> FROM <cols' table> <alias> <tail>`` as an instance
+    (None: no row); ``lock``: ``FOR UPDATE`` where the database has row locks (SQLite
+    locks the whole database for the transaction instead)."""
+    qn = connection.ops.quote_name
+    sql = f"SELECT {cols.sql()} FROM {qn(cols.model._meta.db_table)} {cols.alias} {tail}"
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        row = cur.fetchone()
+    return None if row is None else cols.build(row)
+
+
+def upsert(instance, unique: str, update: list[str]) -> None:
+    """Insert ``instance``'s row or, when one with the same ``unique`` column value exists,
+    update that row's ``update`` fields (one statement: ``INSERT ... ON CONFLICT``, on
+    PostgreSQL and SQLite alike)."""
+    meta = type(instance)._meta
+    qn = connection.ops.quote_name
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    columns = ", ".join(qn(f.column) for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    sets = ", ".join(
+        f"{qn(meta.get_field(n).column)} = excluded.{qn(meta.get_field(n).column)}" for n in update
+    )
+    with connection.cursor() as cur:
+        cur.execute(
+            f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES ({values})"
+            f" ON CONFLICT ({qn(meta.get_field(unique).column)}) DO UPDATE SET {sets}",
+            params,
+        )

@@ -54,6 +54,7 @@ _P_ROOM = rows.ModelColumns(Room, "r")
 _P_OWNER = rows.ModelColumns(get_user_model(), "o")
 _P_SEAT = rows.ModelColumns(Seat, "s")
 _P_USER = rows.ModelColumns(get_user_model(), "u")
+_S_HAND = rows.ModelColumns(Hand, "h")
 
 
 def _room_and_owner(room_id) -> tuple[Room | None, bool]:
@@ -219,15 +220,29 @@ def open_rooms(limit: int = 100, *, for_user=None):
     )
 
 
+def room_by_id(room_id) -> Room | None:
+    """The room (None: no such room, or not an id)."""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        return None
+    return rows.first(_P_ROOM, "WHERE r.id = %s", [room_id])
+
+
 def seat_of(room, user) -> int | None:
-    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left."""
+    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left.
+    (Asked at every socket's connect and sync: written out, ``games.rows``.)"""
     if user is None or not user.is_authenticated:
         return None
-    return (
-        Seat.objects.filter(room=room, user=user, left=False)
-        .values_list("index", flat=True)
-        .first()
-    )
+    qn = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT s.{qn('index')} FROM {qn(Seat._meta.db_table)} s WHERE s.room_id = %s"
+            f" AND s.user_id = %s AND NOT s.{qn('left')} ORDER BY s.id LIMIT 1",
+            [room.pk if isinstance(room, Room) else room, user.pk],
+        )
+        row = cur.fetchone()
+    return None if row is None else row[0]
 
 
 def seat_viewers(seats) -> dict[int, int]:
@@ -245,7 +260,7 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
     if seat is None and payload is not None and payload["spectator_delay"]:
         return spectator_snapshot(room_id, payload["spectator_delay"], payload=payload)[0]
     out = [envelope("room", None, payload)]
-    hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
+    hand = rows.first(_S_HAND, "WHERE h.room_id = %s ORDER BY h.number DESC LIMIT 1", [room_id])
     if hand is not None:
         state = HandState.from_json(hand.state)
         out.append(seat_state(state, seat, hand.deadlines, hand.number))

@@ -193,11 +193,20 @@ def _club_rules(preset, owner, variant, rules):
     return club
 
 
+# Read on every sit-down, ready and presence change: written out, not compiled by the ORM
+# each time (``games.rows``).
+_ROOM_COLS = rows.ModelColumns(Room, "r")
+_WHOLE_HAND = rows.ModelColumns(Hand, "h")
+
+
 def _lock_room(room_id) -> Room:
     try:
-        return Room.objects.select_for_update().get(pk=room_id)
-    except (Room.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("no_room", "no such room", 404) from None
+        room = rows.first(_ROOM_COLS, "WHERE r.id = %s", [int(room_id)], lock=True)
+    except (ValueError, TypeError):
+        room = None
+    if room is None:
+        raise ServiceError("no_room", "no such room", 404)
+    return room
 
 
 def _presence_changed(room_or_id) -> None:
@@ -266,7 +275,11 @@ def _keep_state(hand_id: int, commitment: str, state: HandState) -> None:
 
 
 def _current_hand(room: Room) -> Hand | None:
-    return Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
+    return rows.first(
+        _WHOLE_HAND,
+        "WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1",
+        [room.pk, Hand.Status.PLAYING.value],
+    )
 
 
 @transaction.atomic
@@ -408,7 +421,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         if seed and seed != seat.client_seed and _current_hand(room) is None:
             seat.client_seed = seed
             seat.save(update_fields=["client_seed"])
-            publish.room_changed_on_commit(room.pk)
+            publish.room_changed_on_commit(room.pk, merge=True)
         return room  # otherwise nothing changed: nothing to tell the table
     seat.ready = True
     fields = ["ready"]
@@ -418,7 +431,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     seat.save(update_fields=fields)
     if _maybe_start_hand(room) is None:
         _auto_ready_clock(room)
-    publish.room_changed_on_commit(room.pk)
+    publish.room_changed_on_commit(room.pk, merge=True)
     return room
 
 
@@ -522,7 +535,6 @@ class _Raced(Exception):
 # The hand's snapshot is not read with the lock: ``_hand_state`` takes it from this
 # process's cache when the version matches, and loads the column only when it does not.
 _HAND_COLS = rows.ModelColumns(Hand, "h", defer=("state",))
-_ROOM_COLS = rows.ModelColumns(Room, "r")
 
 
 def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
@@ -755,16 +767,17 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     at a table without timers gets (or loses) a clock for the decision in hand."""
     room = _lock_room(room_id)
     if present:
-        Presence.objects.update_or_create(
-            channel=channel,
-            defaults={"room": room, "user": user, "seen_at": timezone.now()},
+        rows.upsert(
+            Presence(channel=channel, room=room, user=user, seen_at=timezone.now()),
+            "channel",
+            ["room", "user", "seen_at"],
         )
     else:
         Presence.objects.filter(channel=channel).delete()
     _presence_changed(room)
     if _untimed(room):  # with both timers set, presence changes no clock
         _refresh_deadlines(room)
-    publish.room_changed_on_commit(room.pk)
+    publish.room_changed_on_commit(room.pk, merge=True)
 
 
 @transaction.atomic
@@ -774,14 +787,15 @@ def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
     if present:
         if not Room.objects.filter(pk=room_id).exists():
             return
-        Presence.objects.update_or_create(
-            channel=channel,
-            defaults={"room_id": room_id, "user": user, "seen_at": timezone.now()},
+        rows.upsert(
+            Presence(channel=channel, room_id=room_id, user=user, seen_at=timezone.now()),
+            "channel",
+            ["room", "user", "seen_at"],
         )
     else:
         Presence.objects.filter(channel=channel).delete()
     _presence_changed(room_id)
-    publish.room_changed_on_commit(room_id)
+    publish.room_changed_on_commit(room_id, merge=True)
 
 
 def presence_heartbeat(channels) -> int:
@@ -800,7 +814,7 @@ def presence_expire(now: datetime | None = None) -> int:
             room = _lock_room(room_id)
             _presence_changed(room)
             _refresh_deadlines(room)
-            publish.room_changed_on_commit(room.pk)
+            publish.room_changed_on_commit(room.pk, merge=True)
     return removed
 
 
