@@ -10,6 +10,7 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.models import Hand, Room
 from leaderboards import rating
@@ -94,8 +95,10 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
 def _locked_skills(model, seated, **key) -> dict:
     """The seated players' rating rows of ``model`` (made if new), locked in user-id order."""
     user_ids = sorted(user_id for _, user_id, _ in seated)
-    for user_id in user_ids:
-        model.objects.get_or_create(user_id=user_id, **key)
+    # One statement for the rows not made yet (the unique constraint skips the others).
+    model.objects.bulk_create(
+        [model(user_id=user_id, **key) for user_id in user_ids], ignore_conflicts=True
+    )
     return {
         r.user_id: r
         for r in model.objects.select_for_update()
@@ -105,13 +108,17 @@ def _locked_skills(model, seated, **key) -> dict:
 
 
 def _advance(ratings: dict, seated, after, winners) -> None:
+    players = []
     for (seat, user_id, _), (mu1, sigma1) in zip(seated, after, strict=True):
         player = ratings[user_id]
         player.mu, player.sigma = mu1, sigma1
         player.hands += 1
         if seat in winners:
             player.wins += 1
-        player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
+        player.updated_at = timezone.now()
+        players.append(player)
+    # One statement for the table (bulk_update does not apply auto_now: set above).
+    type(players[0]).objects.bulk_update(players, ["mu", "sigma", "hands", "wins", "updated_at"])
 
 
 def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
