@@ -19,7 +19,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Case, F, When
+from django.db.models import F
 
 from games import publish
 from games.models import Hand, Room, Seat, Settlement
@@ -89,20 +89,12 @@ def hand_settle(hand_id) -> Settlement | None:
             "pot": out["pot"],
         },
     )
-    # Each seat's running score and each player's balance move by the seat's delta: one
-    # statement for the seats and one for the players.
-    deltas = out["deltas"]
-    Seat.objects.filter(room_id=hand.room_id, index__in=range(len(deltas))).update(
-        score=F("score") + Case(*(When(index=i, then=d) for i, d in enumerate(deltas)))
-    )
-    players: dict[int, int] = {}
-    for i, user_id in enumerate(hand.players):
+    User = get_user_model()
+    for index, delta in enumerate(out["deltas"]):
+        Seat.objects.filter(room_id=hand.room_id, index=index).update(score=F("score") + delta)
+        user_id = hand.players[index]
         if user_id is not None:
-            players[user_id] = players.get(user_id, 0) + deltas[i]
-    if players:
-        get_user_model().objects.filter(pk__in=players).update(
-            balance=F("balance") + Case(*(When(pk=u, then=d) for u, d in players.items()))
-        )
+            User.objects.filter(pk=user_id).update(balance=F("balance") + delta)
     return settlement
 
 

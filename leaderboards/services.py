@@ -10,7 +10,6 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from games.models import Hand, Room
 from leaderboards import rating
@@ -108,17 +107,13 @@ def _locked_skills(model, seated, **key) -> dict:
 
 
 def _advance(ratings: dict, seated, after, winners) -> None:
-    players = []
     for (seat, user_id, _), (mu1, sigma1) in zip(seated, after, strict=True):
         player = ratings[user_id]
         player.mu, player.sigma = mu1, sigma1
         player.hands += 1
         if seat in winners:
             player.wins += 1
-        player.updated_at = timezone.now()
-        players.append(player)
-    # One statement for the table (bulk_update does not apply auto_now: set above).
-    type(players[0]).objects.bulk_update(players, ["mu", "sigma", "hands", "wins", "updated_at"])
+        player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
 
 
 def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
