@@ -1,14 +1,18 @@
 """Live tables under load: N tables × 4 scripted WebSocket clients vs a bare echo.
 
     python tests/bench/bench_tables.py [--tables 50] [--think 1.0] [--servers N]
-                                       [--quiet 10] [--timeout 600] [--profile]
+                                       [--quiet 10] [--timeout 600] [--stagger 10]
+                                       [--route room|spread] [--window 10] [--profile]
 
-Runs Daphne (one process per core, the players of a table spread over them as a
-load balancer would) and a real Celery worker (as deployed: its default prefork pool,
-one process per core) with the Redis
-channel layer and PostgreSQL (DATABASE_URL / REDIS_URL, or local defaults:
-database ``mahjong_bench``, Redis db 11), creates the rooms and plays one hand
-per table, four clients a table.  Three runs, side by side in one report:
+Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
+of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
+table's players over all of them) and a real Celery worker (as deployed: its default
+prefork pool, one process per core) with the Redis channel layer and PostgreSQL
+(DATABASE_URL / REDIS_URL, or local defaults: database ``mahjong_bench``, made afresh
+for every run, and Redis db 11), creates the rooms and plays one hand per table, four
+clients a table.  The clients run with their process's cyclic garbage collector off
+(its pauses would count as the servers' latency).  Three runs, side by side in one
+report:
 
 1. **capacity** — clients act the instant they are offered an action: actions
    per second is what the servers carry; latency there is mostly queueing.
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -60,6 +65,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+# The benchmark's own database is made afresh for every run (``ensure_database``).
+OWN_DATABASE = "DATABASE_URL" not in os.environ
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_bench")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/11")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -69,13 +76,18 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
 OUT = ROOT / "test-output"
 
 
-def ensure_database(url: str) -> None:
+def ensure_database(url: str, *, fresh: bool) -> None:
+    """Create the database if it is missing; ``fresh`` (the benchmark's own): drop it
+    first, so that every run starts from the same empty database rather than from what
+    the runs before it left (their hands, log rows, users and sessions)."""
     if not url.startswith("postgres"):
         return
     import psycopg
 
     base, name = url.rsplit("/", 1)
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'drop database if exists "{name}" with (force)')
         if not conn.execute("select 1 from pg_database where datname=%s", (name,)).fetchone():
             conn.execute(f'create database "{name}"')
 
@@ -142,16 +154,20 @@ class Phase:
         ]
 
 
-WINDOW = 10.0  # seconds
-
-
-def windows(phase: Phase) -> str:
-    """p99 of the actions sent in each ``WINDOW`` seconds of the run: where the tail is
-    (tables sitting down, mid-hand, hands ending)."""
+def windows(phase: Phase, width: float) -> str:
+    """Per ``width`` seconds of the run: the p99 of the actions sent in it, how many of
+    them took over 50 ms, how many tables' hands ended in it.  Where the tail is:
+    tables sitting down, mid-hand, hands ending."""
     by: dict[int, list[float]] = defaultdict(list)
     for at, lat in zip(phase.sent_at, phase.latencies, strict=True):
-        by[int((at - phase.started) // WINDOW)].append(lat)
-    return ", ".join(f"{k * WINDOW:g}s {pct(v, 0.99):.0f}" for k, v in sorted(by.items()))
+        by[int((at - phase.started) // width)].append(lat)
+    ends: dict[int, int] = defaultdict(int)
+    for times in phase.hand_end_at.values():
+        ends[int((min(times) - phase.started) // width)] += 1
+    return ", ".join(
+        f"{k * width:g}s {pct(v, 0.99):.0f}/{sum(x > 0.05 for x in v)}/{ends[k]}"
+        for k, v in sorted(by.items())
+    )
 
 
 def answered(msg: dict, action: dict) -> bool:
@@ -560,6 +576,19 @@ def stop_profilers(procs, actions: int, cpu: float) -> list[str]:
     return out
 
 
+def measured(coro):
+    """One of the runs, with this process's cyclic collector off: the load generator's
+    own pauses (up to 0.17 s seen at 250 tables, a full collection of its heap) would
+    count as the servers' latency.  What the run left is collected after it."""
+    gc.collect()
+    gc.disable()
+    try:
+        return asyncio.run(coro)
+    finally:
+        gc.enable()
+        gc.collect()
+
+
 # --- main ------------------------------------------------------------------------------
 
 
@@ -601,10 +630,13 @@ def main() -> int:
         help="which Daphne a socket goes to: room, as deploy/nginx.conf does (a room's "
         "sockets on one process); spread, a table's players over the processes",
     )
+    parser.add_argument(
+        "--window", type=float, default=10.0, help="seconds a line of the paced run's tail covers"
+    )
     parser.add_argument("--profile", action="store_true", help="py-spy the capacity run")
     args = parser.parse_args()
     try:
-        ensure_database(os.environ["DATABASE_URL"])
+        ensure_database(os.environ["DATABASE_URL"], fresh=OWN_DATABASE)
         import redis
 
         redis.Redis.from_url(os.environ["REDIS_URL"]).ping()
@@ -668,7 +700,7 @@ def main() -> int:
         meter = ServerCpu(servers, worker)
         meter.start()
         load0 = time.process_time()
-        asyncio.run(
+        measured(
             run_tables(capacity, rooms[: args.tables], cookies, ports, think=0.0, first=0, **common)
         )
         capacity.load_cpu = time.process_time() - load0
@@ -678,7 +710,7 @@ def main() -> int:
             profile = stop_profilers(profilers, capacity.actions, capacity.cpu)
         meter.start()
         load0 = time.process_time()
-        asyncio.run(
+        measured(
             run_tables(
                 paced,
                 rooms[args.tables :],
@@ -698,7 +730,7 @@ def main() -> int:
         paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
         interval = clients / paced_rate  # mean seconds between one client's sends
         echo_seconds = min(paced.seconds, args.echo_seconds)
-        echo_lat, echo_lost, echo_wall, echo_failures = asyncio.run(
+        echo_lat, echo_lost, echo_wall, echo_failures = measured(
             run_echo(ports, clients, interval=interval, seconds=echo_seconds, quiet=args.quiet)
         )
     finally:
@@ -743,7 +775,10 @@ def main() -> int:
     )
     ratio = pct(paced.latencies, 0.99) / pct(echo_lat, 0.99)
     print(f"paced p99 / echo p99 at the same rate: {ratio:.1f}x")
-    print(f"paced p99 by {WINDOW:g} s of the run: " + windows(paced))
+    print(
+        f"paced run by {args.window:g} s (p99 ms/actions over 50 ms/hands ended): "
+        + windows(paced, args.window)
+    )
     for ph in (capacity, paced):
         settle = ph.settlement_times()
         unfinished = ph.tables - ph.finished_tables()
