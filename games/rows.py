@@ -60,15 +60,21 @@ class ModelColumns:
         return self.model.from_db(conn.alias, self.attnames, out)
 
 
-def update_fields(instance, names: list[str], *, where: dict | None = None) -> int:
+def update_fields(
+    instance, names: list[str], *, where: dict | None = None, columns: dict | None = None
+) -> int:
     """``UPDATE`` these fields of ``instance``'s row (only while its columns in ``where``
-    hold those values); the rows changed.  The values are prepared as ``save`` prepares
+    hold those values), and ``columns`` (no model field's: name -> value as it goes to
+    the database); the rows changed.  The values are prepared as ``save`` prepares
     them."""
     meta = type(instance)._meta
     qn = connection.ops.quote_name
     fields = [meta.get_field(n) for n in names]
-    sets = ", ".join(f"{qn(f.column)} = %s" for f in fields)
+    sets = ", ".join(
+        [f"{qn(f.column)} = %s" for f in fields] + [f"{qn(c)} = %s" for c in columns or {}]
+    )
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    params += list((columns or {}).values())
     conds = [f"{qn(meta.pk.column)} = %s"]
     params.append(instance.pk)
     for name, value in (where or {}).items():

@@ -242,36 +242,37 @@ def _play_seats(room: Room, rev: int) -> list[Seat]:
     return [copy.copy(s) for s in hit[1]]
 
 
-# hand id -> (its commitment, a version, the hand's state at that version): the states
-# this process recorded (kept on commit).  A hand's versions only grow and each is
-# written once, so an entry whose version is the one read under the room lock is the
-# state in the database, without reading or parsing the snapshot: whenever the table's
-# previous action was recorded by this process, as it is when the balancer sends a
-# room's sockets to one process (``deploy/nginx.conf``).  A cache checked against the
-# database, good in any process.  The commitment tells two hands apart should an id be
-# used again (a test database rolled back).
-_STATES: dict[int, tuple[str, int, HandState]] = {}
+# hand id -> (a snapshot revision, the version, the hand's state): the states this
+# process recorded (kept on commit).  ``_record`` writes a new random ``state_rev`` with
+# every snapshot, and the database gives the row a new one whenever the snapshot is
+# written by anything else (migration 0010's triggers), so an entry whose revision is
+# the one read under the room lock is the state in the database, without reading or
+# parsing the snapshot: whenever the table's previous action was recorded by this
+# process, as it is when the balancer sends a room's sockets to one process
+# (``deploy/nginx.conf``).  A cache checked against the database, good in any process.
+_STATES: dict[int, tuple[int, int, HandState]] = {}
 _STATES_LOCK = threading.Lock()
 STATES_KEPT = 4096  # hands; past that the least recently recorded is dropped
 
 
 def _hand_state(hand: Hand) -> HandState:
-    """The state of ``hand`` at its version (read under the room lock).  Read only: the
-    engine's ``apply`` returns a new state and leaves this one as it was."""
+    """The state of ``hand`` as read under the room lock (with its ``state_rev``).  Read
+    only: the engine's ``apply`` returns a new state and leaves this one as it was."""
     hit = _STATES.get(hand.pk)
-    if hit is not None and hit[0] == hand.commitment and hit[1] == hand.version:
+    rev = getattr(hand, "state_rev", None)
+    if hit is not None and rev is not None and hit[0] == rev and hit[1] == hand.version:
         return hit[2]
-    return HandState.from_json(hand.state)  # a deferred column: loaded here
+    return HandState.from_json(hand.state)  # deferred by the lock's read: loaded here
 
 
-def _keep_state(hand_id: int, commitment: str, state: HandState) -> None:
+def _keep_state(hand_id: int, rev: int, state: HandState) -> None:
     with _STATES_LOCK:
         _STATES.pop(hand_id, None)
         if state.phase == "ended":
             return
         if len(_STATES) >= STATES_KEPT:
             del _STATES[next(iter(_STATES))]
-        _STATES[hand_id] = (commitment, state.version, state)
+        _STATES[hand_id] = (rev, state.version, state)
 
 
 def _current_hand(room: Room) -> Hand | None:
@@ -506,7 +507,6 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     )
     _set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=["deadlines", "deadline_at"])
-    transaction.on_commit(functools.partial(_keep_state, hand.pk, committed, state))
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
     room.status = Room.Status.PLAYING
@@ -549,7 +549,7 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT {_HAND_COLS.sql()}, {_ROOM_COLS.sql()}, r.seats_rev"
+            f"SELECT {_HAND_COLS.sql()}, {_ROOM_COLS.sql()}, r.seats_rev, h.state_rev"
             " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
             f" WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1{lock}",
             [room_id, Hand.Status.PLAYING.value],
@@ -561,7 +561,7 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     hand = _HAND_COLS.build(row[:n])
     room = _ROOM_COLS.build(row[n : n + len(_ROOM_COLS)])
     hand.room = room
-    hand.seats_rev = row[-1]
+    hand.seats_rev, hand.state_rev = row[-2], row[-1]
     return room, hand
 
 
@@ -673,8 +673,15 @@ def _record(
         fields += ["status", "result", "ended_at"]
     else:
         _set_deadlines(room, hand, state, seats, now)
-    # Written out, not compiled by the ORM at every action (``games.rows``).
-    if not rows.update_fields(hand, fields, where=None if expect is None else {"version": expect}):
+    # Written out, not compiled by the ORM at every action (``games.rows``); with the
+    # snapshot's new revision (``_hand_state``).
+    hand.state_rev = secrets.randbits(62)
+    if not rows.update_fields(
+        hand,
+        fields,
+        where=None if expect is None else {"version": expect},
+        columns={"state_rev": hand.state_rev},
+    ):
         if expect is None:  # pragma: no cover - the room lock is held: the hand is there
             raise Hand.DoesNotExist(hand.pk)
         raise _Raced
@@ -684,7 +691,7 @@ def _record(
             for seat, action, source, st, _ in steps
         ]
     )
-    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.commitment, state))
+    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
     publish.hand_changed_on_commit(
         room.pk,
         hand,

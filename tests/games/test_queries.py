@@ -15,6 +15,8 @@ lower them when an optimisation lands, never raise them without saying why.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -196,6 +198,12 @@ def test_a_table_without_timers_reads_presence_once_not_every_action(
     assert Room.objects.get(pk=room.pk).presence_rev != 0
 
 
+def _state_rev(hand_id) -> int:
+    with connection.cursor() as cur:
+        cur.execute("SELECT state_rev FROM games_hand WHERE id = %s", [hand_id])
+        return cur.fetchone()[0]
+
+
 def _seats_rev(room_id) -> int:
     with connection.cursor() as cur:
         cur.execute("SELECT seats_rev FROM games_room WHERE id = %s", [room_id])
@@ -253,8 +261,8 @@ def test_the_state_kept_in_process_is_the_snapshot_and_a_stale_one_is_not_used(
     cap = django_capture_on_commit_callbacks
     _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)  # the first: kept after
     hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
-    commitment, version, kept = services._STATES[hand.pk]
-    assert (commitment, version) == (hand.commitment, hand.version)
+    rev, version, kept = services._STATES[hand.pk]
+    assert (rev, version) == (_state_rev(hand.pk), hand.version)
     assert kept.to_json() == HandState.from_json(hand.state).to_json() == hand.state
 
     with CaptureQueriesContext(connection) as warm:
@@ -280,6 +288,32 @@ def test_the_state_kept_in_process_is_the_snapshot_and_a_stale_one_is_not_used(
     hand.refresh_from_db()
     assert HandState.from_json(hand.state).discards[1]  # seat 1's discard is in it
     assert services._STATES[hand.pk][2].to_json() == hand.state
+
+    # The snapshot rewritten by something else at the same version (an admin, a script):
+    # the database gives it a new revision, so the kept state is not used.
+    rigged = HandState.from_json(hand.state)
+    seat = rigged.turn
+    rigged.hands[seat], rigged.hands[(seat + 1) % 4] = (
+        rigged.hands[(seat + 1) % 4],
+        rigged.hands[seat],
+    )
+    before = _state_rev(hand.pk)
+    with connection.cursor() as cur:  # as a script would, behind the models' back
+        cur.execute(
+            "UPDATE games_hand SET state = %s WHERE id = %s",
+            [json.dumps(rigged.to_json()), hand.pk],
+        )
+    assert _state_rev(hand.pk) != before
+    assert services._STATES[hand.pk][0] == before  # this process still holds the old one
+    hand.refresh_from_db()
+    with CaptureQueriesContext(connection) as rigged_read:
+        services.hand_act(
+            room_id=room.pk,
+            user=users[seat],
+            version=hand.version,
+            action={"type": "discard", "tile": T.to_str(rigged.hands[seat][0])},
+        )
+    assert _snapshot_reads(rigged_read.captured_queries) == 1
 
 
 def test_the_table_statements_are_prepared_on_postgresql(
