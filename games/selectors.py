@@ -49,12 +49,13 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
 
 
 # Written out rather than compiled by the ORM each time (``games.rows``): a room's payload
-# is rebuilt and sent to the table at every seat, presence and ready change.
-_P_ROOM = rows.ModelColumns(Room, "r")
+# is rebuilt and sent to the table at every seat, presence and ready change.  A whole room
+# and a whole hand serve the services too (the room lock, the current hand).
+ROOM_COLUMNS = rows.ModelColumns(Room, "r")
+HAND_COLUMNS = rows.ModelColumns(Hand, "h")
 _P_OWNER = rows.ModelColumns(get_user_model(), "o")
 _P_SEAT = rows.ModelColumns(Seat, "s")
 _P_USER = rows.ModelColumns(get_user_model(), "u")
-_S_HAND = rows.ModelColumns(Hand, "h")
 
 
 def _room_and_owner(room_id) -> tuple[Room | None, bool]:
@@ -66,7 +67,7 @@ def _room_and_owner(room_id) -> tuple[Room | None, bool]:
     qn = connection.ops.quote_name
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT {_P_ROOM.sql()}, {_P_OWNER.sql()}, EXISTS (SELECT 1 FROM"
+            f"SELECT {ROOM_COLUMNS.sql()}, {_P_OWNER.sql()}, EXISTS (SELECT 1 FROM"
             f" {qn(Hand._meta.db_table)} h WHERE h.room_id = r.id AND h.status = %s)"
             f" FROM {qn(Room._meta.db_table)} r"
             f" JOIN {qn(_P_OWNER.model._meta.db_table)} o ON o.id = r.owner_id WHERE r.id = %s",
@@ -75,8 +76,8 @@ def _room_and_owner(room_id) -> tuple[Room | None, bool]:
         row = cur.fetchone()
     if row is None:
         return None, False
-    n = len(_P_ROOM)
-    room = _P_ROOM.build(row[:n])
+    n = len(ROOM_COLUMNS)
+    room = ROOM_COLUMNS.build(row[:n])
     room.owner = _P_OWNER.build(row[n : n + len(_P_OWNER)])
     return room, bool(row[-1])
 
@@ -220,13 +221,14 @@ def open_rooms(limit: int = 100, *, for_user=None):
     )
 
 
-def room_by_id(room_id) -> Room | None:
-    """The room (None: no such room, or not an id)."""
+def room_by_id(room_id, *, lock: bool = False) -> Room | None:
+    """The room (None: no such room, or not an id); ``lock``: its row locked until the
+    transaction ends (``services._lock_room``)."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         return None
-    return rows.first(_P_ROOM, "WHERE r.id = %s", [room_id])
+    return rows.first(ROOM_COLUMNS, "WHERE r.id = %s", [room_id], lock=lock)
 
 
 def seat_of(room, user) -> int | None:
@@ -260,7 +262,9 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
     if seat is None and payload is not None and payload["spectator_delay"]:
         return spectator_snapshot(room_id, payload["spectator_delay"], payload=payload)[0]
     out = [envelope("room", None, payload)]
-    hand = rows.first(_S_HAND, "WHERE h.room_id = %s ORDER BY h.number DESC LIMIT 1", [room_id])
+    hand = rows.first(
+        HAND_COLUMNS, "WHERE h.room_id = %s ORDER BY h.number DESC LIMIT 1", [room_id]
+    )
     if hand is not None:
         state = HandState.from_json(hand.state)
         out.append(seat_state(state, seat, hand.deadlines, hand.number))

@@ -47,7 +47,15 @@ from games.rules import (
 )
 from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.selectors import present_users, seat_viewers, seats_with_users, watching
+from games.selectors import (
+    HAND_COLUMNS,
+    ROOM_COLUMNS,
+    present_users,
+    room_by_id,
+    seat_viewers,
+    seats_with_users,
+    watching,
+)
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -193,17 +201,9 @@ def _club_rules(preset, owner, variant, rules):
     return club
 
 
-# Read on every sit-down, ready and presence change: written out, not compiled by the ORM
-# each time (``games.rows``).
-_ROOM_COLS = rows.ModelColumns(Room, "r")
-_WHOLE_HAND = rows.ModelColumns(Hand, "h")
-
-
 def _lock_room(room_id) -> Room:
-    try:
-        room = rows.first(_ROOM_COLS, "WHERE r.id = %s", [int(room_id)], lock=True)
-    except (ValueError, TypeError):
-        room = None
+    # Read on every sit-down, ready and presence change: written out (``games.rows``).
+    room = room_by_id(room_id, lock=True)
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
     return room
@@ -277,7 +277,7 @@ def _keep_state(hand_id: int, rev: int, state: HandState) -> None:
 
 def _current_hand(room: Room) -> Hand | None:
     return rows.first(
-        _WHOLE_HAND,
+        HAND_COLUMNS,
         "WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1",
         [room.pk, Hand.Status.PLAYING.value],
     )
@@ -549,7 +549,7 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT {_HAND_COLS.sql()}, {_ROOM_COLS.sql()}, r.seats_rev, h.state_rev"
+            f"SELECT {_HAND_COLS.sql()}, {ROOM_COLUMNS.sql()}, r.seats_rev, h.state_rev"
             " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
             f" WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1{lock}",
             [room_id, Hand.Status.PLAYING.value],
@@ -559,7 +559,7 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
         return _lock_room(room_id), None
     n = len(_HAND_COLS)
     hand = _HAND_COLS.build(row[:n])
-    room = _ROOM_COLS.build(row[n : n + len(_ROOM_COLS)])
+    room = ROOM_COLUMNS.build(row[n : n + len(ROOM_COLUMNS)])
     hand.room = room
     hand.seats_rev, hand.state_rev = row[-2], row[-1]
     return room, hand

@@ -303,13 +303,14 @@ async def run_tables(
     starts = [stagger * i / max(1, len(rooms)) for i in range(len(rooms))]
     random.Random(first).shuffle(starts)
     paths = [f"/ws/rooms/{room.pk}/" for room in rooms]
+    port = [[server_of(path, k, ports, route) for k in range(4)] for path in paths]
     tasks = [
         asyncio.ensure_future(
             table_client(
                 phase,
                 i,
-                f"ws://127.0.0.1:{server_of(paths[i], k, ports, route)}{paths[i]}",
-                f"http://127.0.0.1:{server_of(paths[i], k, ports, route)}",
+                f"ws://127.0.0.1:{port[i][k]}{paths[i]}",
+                f"http://127.0.0.1:{port[i][k]}",
                 cookies[4 * (first + i) + k],
                 think=think,
                 quiet=quiet,
