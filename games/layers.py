@@ -1,30 +1,57 @@
 """The channel layer the table server publishes through.
 
-``PubSubLayer`` is channels_redis' pub/sub layer with one addition, ``group_send_many``:
-several group messages in one pipelined round trip to Redis, in order.  The table
-server's publisher (``games.publish``) hands it whatever has queued up since its last
-send: one ``group_send`` at a time awaited Redis's answer to each before the next, so
-under load the queue grew faster than it drained (at 250 paced tables, p99 of the hop
-from commit to Redis 250 ms).  Messages to one group go to one shard in the order
-given, so a table's frames keep their order.  Written against channels-redis 4.3 (its
-per-loop layer's shards), which ``requirements.txt`` pins.
+``PubSubLayer`` is channels_redis' pub/sub layer with two additions:
+
+- ``group_send_many``: several group messages in one pipelined round trip to Redis, in
+  order.  The table server's publisher (``games.publish``) hands it whatever has queued
+  up since its last send: one ``group_send`` at a time awaited Redis's answer to each
+  before the next, so under load the queue grew faster than it drained (at 250 paced
+  tables, p99 of the hop from commit to Redis 250 ms).  Messages to one group go to one
+  shard in the order given, so a table's frames keep their order.
+- **Delivery in the process first**: a message ``group_send_many`` sends goes straight
+  into the queues of this process's channels in the group (as the layer's reader would
+  put it there), and on to Redis for the other processes, marked with this layer's
+  origin; when Redis brings it back, this layer's reader drops it (``receive``).  A
+  table's sockets share the server process its actions run in (``deploy/nginx.conf``
+  routes a room to one Daphne), so most frames never wait for the round trip through
+  Redis, and are decoded by no one here (it was msgpack-decoded once per socket).  A
+  channel that joins the group between the send and the echo misses the message, as it
+  would have a message published just before it joined: a socket joins its groups
+  before it reads its snapshot (``consumers``), which already holds what was committed.
+
+Written against channels-redis 4.3 (its per-loop layer's ``channels``, ``groups`` and
+shards), which ``requirements.txt`` pins.
 """
 
 from __future__ import annotations
 
+import uuid
+
 from channels_redis.pubsub import RedisPubSubChannelLayer
+
+# Marks a published message that its sender's process has delivered to itself: this
+# byte (one msgpack never starts with, nor a Fernet token) and the sender's origin id.
+_MARK = b"\xc1"
+_MARKED = len(_MARK) + 16
+_ECHO = object()  # what ``deserialize`` makes of this layer's own marked messages
 
 
 class PubSubLayer(RedisPubSubChannelLayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._origin = _MARK + uuid.uuid4().bytes
+
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
-        """Send each ``(group, message)``, in order, pipelined per shard."""
+        """Send each ``(group, message)``, in order: to this process's channels in the
+        group at once, to the other processes' pipelined per shard."""
         layer = self._get_layer()
         by_shard: dict = {}
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
-            by_shard.setdefault(layer._get_shard(channel), []).append(
-                (channel, self.serialize(message))
-            )
+            data = self.serialize(message)
+            if self._deliver_here(layer, channel, message):
+                data = self._origin + data
+            by_shard.setdefault(layer._get_shard(channel), []).append((channel, data))
         for shard, items in by_shard.items():
             async with shard._lock:  # the shard's own publishes wait for ours, and ours for them
                 shard._ensure_redis()
@@ -32,3 +59,34 @@ class PubSubLayer(RedisPubSubChannelLayer):
                 for channel, data in items:
                     pipe.publish(channel, data)
                 await pipe.execute()
+
+    @staticmethod
+    def _deliver_here(layer, group_channel: str, message: dict) -> bool:
+        """Put ``message`` in the queue of each of this process's channels in the group
+        (``deserialize`` hands each receiver a copy); False when there are none."""
+        members = layer.groups.get(group_channel)
+        if not members:
+            return False
+        for name in members:
+            queue = layer.channels.get(name)
+            if queue is not None:
+                queue.put_nowait(message)
+        return True
+
+    def deserialize(self, message):
+        if isinstance(message, dict):  # delivered in this process, never serialized
+            return dict(message)
+        if message[:1] == _MARK:
+            if message[:_MARKED] == self._origin:
+                return _ECHO
+            message = message[_MARKED:]
+        return super().deserialize(message)
+
+    async def receive(self, channel):
+        """The channel's next message, skipping this layer's own messages that Redis
+        brought back (they were delivered here when sent)."""
+        layer = self._get_layer()
+        while True:
+            message = await layer.receive(channel)
+            if message is not _ECHO:
+                return message

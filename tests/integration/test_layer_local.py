@@ -1,0 +1,90 @@
+"""``games.layers.PubSubLayer`` delivers a process's own group messages in the process.
+
+Two layer instances stand for two server processes on one Redis.  A message sent with
+``group_send_many`` reaches the sender's channels in the group at once and exactly once
+(Redis brings it back too: that copy is dropped), and the other process's channels
+through Redis, also once; plain ``group_send`` and the other process's messages come
+through Redis as before.  Collected only with REDIS_URL (``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+
+from asgiref.sync import async_to_sync
+
+from games import layers
+from games.layers import PubSubLayer
+
+
+async def _next(layer, channel, timeout=2.0):
+    return await asyncio.wait_for(layer.receive(channel), timeout)
+
+
+async def _nothing_more(layer, channel, wait=0.3) -> bool:
+    """Nothing ``receive`` would return is waiting on the channel, ``wait`` seconds on
+    (looked at in the queue: a receive that timed out would end the channel)."""
+    await asyncio.sleep(wait)
+    queued = layer._get_layer().channels[channel]._queue
+    extra = [m for m in map(layer.deserialize, queued) if m is not layers._ECHO]
+    assert not extra, f"received a second copy: {extra!r}"
+    return True
+
+
+def test_own_messages_come_once_in_process_and_once_elsewhere_through_redis():
+    async def run():
+        prefix = f"t{uuid.uuid4().hex[:8]}"
+        here = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+        there = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+        group = "room.1"
+        try:
+            a, b = await here.new_channel(), await here.new_channel()
+            c = await there.new_channel()
+            for layer, ch in ((here, a), (here, b), (there, c)):
+                await layer.group_add(group, ch)
+            frames = {"type": "table.frames", "frames": [[[1, 2, 0], 7, "{}"]]}
+
+            await here.group_send_many([(group, frames), (group, {"type": "t.two"})])
+            # In process: at once, in order, before any round trip through Redis.
+            assert here._get_layer().channels[a].qsize() == 2
+            assert await _next(here, a) == frames
+            assert (await _next(here, a))["type"] == "t.two"
+            assert await _next(here, b) == frames
+            assert (await _next(here, b))["type"] == "t.two"
+            got = await _next(there, c)
+            assert got["frames"] == [[[1, 2, 0], 7, "{}"]]  # through Redis, msgpack'd
+            assert (await _next(there, c))["type"] == "t.two"
+            # Redis's copies of the two for ``here`` are dropped, not delivered again.
+            assert await _nothing_more(here, a) and await _nothing_more(here, b)
+            assert await _nothing_more(there, c)
+
+            # The other process's messages and plain group_send come through Redis.
+            await there.group_send_many([(group, {"type": "t.three"})])
+            assert (await _next(here, a))["type"] == "t.three"
+            assert (await _next(here, b))["type"] == "t.three"
+            assert (await _next(there, c))["type"] == "t.three"
+            await here.group_send(group, {"type": "t.four"})
+            for layer, ch in ((here, a), (here, b), (there, c)):
+                assert (await _next(layer, ch))["type"] == "t.four"
+                assert await _nothing_more(layer, ch)
+
+            # Each receiver gets its own message: one changing it changes no other's.
+            await here.group_send_many([(group, {"type": "t.five", "n": 1})])
+            first = await _next(here, a)
+            first["n"] = 2
+            assert (await _next(here, b))["n"] == 1
+            assert (await _next(there, c))["n"] == 1
+
+            # A process with no channel in the group delivers nothing in process.
+            await here.group_discard(group, a)
+            await here.group_discard(group, b)
+            await here.group_send_many([(group, {"type": "t.six"})])
+            assert (await _next(there, c))["type"] == "t.six"
+            assert await _nothing_more(here, a, 0.2)
+        finally:
+            await here.flush()
+            await there.flush()
+
+    async_to_sync(run)()
