@@ -2,7 +2,8 @@
 
     python tests/bench/bench_tables.py [--tables 50] [--think 1.0] [--servers N]
                                        [--quiet 10] [--timeout 600] [--stagger 10]
-                                       [--route room|spread] [--window 10] [--profile]
+                                       [--route room|spread] [--window 10]
+                                       [--profile [capacity|paced]]
 
 Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
 of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
@@ -38,11 +39,12 @@ runs out is reported as unfinished, never raised.  **Settlement** is hand end â†
 Each table run also reports the Daphne processes' CPU per action (``/proc``) and the
 server side's all in (Daphne, the Celery worker, the local PostgreSQL and Redis), and the
 report ends with issue 15's targets, met or missed.  ``--profile`` samples the Daphne
-processes with py-spy during the capacity run when a py-spy binary is found (``PY_SPY``
-or PATH; keep it out of the project's venv, e.g. ``python3 -m venv /tmp/pyspy &&
-/tmp/pyspy/bin/pip install py-spy``), sorts the samples into engine, state load/save,
-per-seat views, database, channel layer, presence/deadlines and server, and leaves the
-raw stacks in ``test-output/bench-profile-daphne-*.txt``.
+processes with py-spy during the capacity run (``--profile paced``: the paced run) when
+a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's venv, e.g.
+``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``), sorts the samples
+into engine, state load/save, per-seat views, database, channel layer,
+presence/deadlines and server, and leaves the raw stacks in
+``test-output/bench-profile-daphne-*.txt``.
 """
 
 from __future__ import annotations
@@ -539,7 +541,7 @@ CATEGORIES = [
 ]
 
 
-def stop_profilers(procs, actions: int, cpu: float) -> list[str]:
+def stop_profilers(procs, phase: Phase) -> list[str]:
     """Stop py-spy and sort its samples into CATEGORIES: the report's lines."""
     import signal
 
@@ -568,11 +570,11 @@ def stop_profilers(procs, actions: int, cpu: float) -> list[str]:
     if not total:
         return out
     out.append(
-        f"profile of the capacity run (py-spy, {total} samples; stacks in "
+        f"profile of the {phase.name.split(',')[0]} run (py-spy, {total} samples; stacks in "
         f"{OUT}/bench-profile-daphne-*.txt): share of Daphne samples, and of its CPU per action"
     )
     for name, n in sorted(counts.items(), key=lambda kv: -kv[1]):
-        per_action = cpu * 1000 * n / total / actions if actions else float("nan")
+        per_action = phase.cpu * 1000 * n / total / phase.actions if phase.actions else float("nan")
         out.append(f"  {name:20}{100 * n / total:>6.1f} %{per_action:>8.2f} ms")
     return out
 
@@ -634,7 +636,13 @@ def main() -> int:
     parser.add_argument(
         "--window", type=float, default=10.0, help="seconds a line of the paced run's tail covers"
     )
-    parser.add_argument("--profile", action="store_true", help="py-spy the capacity run")
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="capacity",
+        choices=("capacity", "paced"),
+        help="py-spy the Daphne processes during this run (the capacity run if not given)",
+    )
     args = parser.parse_args()
     try:
         ensure_database(os.environ["DATABASE_URL"], fresh=OWN_DATABASE)
@@ -696,7 +704,7 @@ def main() -> int:
         ports = [server.port for server in servers]
         common = {"quiet": args.quiet, "timeout": args.timeout, "route": args.route}
 
-        profilers = start_profilers(servers) if args.profile else []
+        profilers = start_profilers(servers) if args.profile == "capacity" else []
         profile: list[str] = []
         meter = ServerCpu(servers, worker)
         meter.start()
@@ -708,7 +716,8 @@ def main() -> int:
         capacity.parts = meter.stop()
         capacity.cpu = capacity.parts["Daphne"]
         if profilers:
-            profile = stop_profilers(profilers, capacity.actions, capacity.cpu)
+            profile = stop_profilers(profilers, capacity)
+        profilers = start_profilers(servers) if args.profile == "paced" else []
         meter.start()
         load0 = time.process_time()
         measured(
@@ -726,6 +735,8 @@ def main() -> int:
         paced.load_cpu = time.process_time() - load0
         paced.parts = meter.stop()
         paced.cpu = paced.parts["Daphne"]
+        if profilers:
+            profile = stop_profilers(profilers, paced)
         # The echo floor at the paced run's offered rate, by as many clients.
         clients = 4 * args.tables
         paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
