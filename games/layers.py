@@ -11,35 +11,69 @@
 - **Delivery in the process first**: a message ``group_send_many`` sends goes straight
   into the queues of this process's channels in the group (as the layer's reader would
   put it there), and on to Redis for the other processes, marked with this layer's
-  origin; when Redis brings it back, this layer's reader drops it (``receive``).  A
-  table's sockets share the server process its actions run in (``deploy/nginx.conf``
-  routes a room to one Daphne), so most frames never wait for the round trip through
-  Redis, and are decoded by no one here (it was msgpack-decoded once per socket).  A
-  channel that joins the group between the send and the echo misses the message, as it
-  would have a message published just before it joined: a socket joins its groups
-  before it reads its snapshot (``consumers``), which already holds what was committed.
+  origin; when Redis brings it back, this process's reader drops it before it reaches
+  any queue (``_Shard``).  A table's sockets share the server process its actions run
+  in (``deploy/nginx.conf`` routes a room to one Daphne), so most frames never wait for
+  the round trip through Redis, and are decoded by no one here (it was msgpack-decoded
+  once per socket).  A channel that joins the group between the send and the echo
+  misses the message, as it would have a message published just before it joined: a
+  socket joins its groups before it reads its snapshot (``consumers``), which already
+  holds what was committed.
 
-Written against channels-redis 4.3 (its per-loop layer's ``channels``, ``groups`` and
-shards), which ``requirements.txt`` pins.
+Written against channels-redis 4.3 (its per-loop layer, that layer's ``channels``,
+``groups`` and shards, and a shard's ``_receive_message``), which ``requirements.txt``
+pins.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
 
 # Marks a published message that its sender's process has delivered to itself: this
 # byte (one msgpack never starts with, nor a Fernet token) and the sender's origin id.
 _MARK = b"\xc1"
 _MARKED = len(_MARK) + 16
-_ECHO = object()  # what ``deserialize`` makes of this layer's own marked messages
+
+
+class _Shard(RedisSingleShardConnection):
+    """A connection to one Redis whose reader drops this process's own marked messages
+    (they are in the queues already) before they reach any channel's queue."""
+
+    def _receive_message(self, message):
+        if message is not None:
+            data = message["data"]
+            if data[:_MARKED] == self.channel_layer.channel_layer._origin:
+                return
+        super()._receive_message(message)
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._shards = [_Shard(shard.host, self) for shard in self._shards]
 
 
 class PubSubLayer(RedisPubSubChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._origin = _MARK + uuid.uuid4().bytes
+
+    def _get_layer(self):
+        """channels_redis' per-loop layer, with ``_Shard`` connections."""
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Send each ``(group, message)``, in order: to this process's channels in the
@@ -76,17 +110,6 @@ class PubSubLayer(RedisPubSubChannelLayer):
     def deserialize(self, message):
         if isinstance(message, dict):  # delivered in this process, never serialized
             return dict(message)
-        if message[:1] == _MARK:
-            if message[:_MARKED] == self._origin:
-                return _ECHO
+        if message[:1] == _MARK:  # another process's, delivered there already
             message = message[_MARKED:]
         return super().deserialize(message)
-
-    async def receive(self, channel):
-        """The channel's next message, skipping this layer's own messages that Redis
-        brought back (they were delivered here when sent)."""
-        layer = self._get_layer()
-        while True:
-            message = await layer.receive(channel)
-            if message is not _ECHO:
-                return message
