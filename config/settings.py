@@ -300,3 +300,8 @@ GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
 GAME_SWEEP_INTERVAL = float(os.environ.get("GAME_SWEEP_INTERVAL", "0.25"))
 # A bare echo socket at ws/echo/, the floor the table benchmark measures against.
 GAME_ECHO_ENDPOINT = env_bool("GAME_ECHO_ENDPOINT", False)
+# PostgreSQL: the socket server (config/asgi.py) commits moves without waiting for the
+# disk (synchronous_commit off on its connections).  A crash of PostgreSQL or of its
+# machine, not a restart, can lose the last ~0.6 s of moves; any later durable commit
+# (a settlement, a page's or the API's write) makes everything before it durable too.
+GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)

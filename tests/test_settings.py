@@ -3,12 +3,16 @@ import os
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.routing import ProtocolTypeRouter
 from django.conf import settings
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -96,3 +100,38 @@ def test_the_socket_server_keeps_its_loaded_code_out_of_the_collector():
     before, frozen, young, wanted = map(int, result.stdout.split())
     assert before == 0 and frozen > 10_000  # Django, Channels and the apps
     assert young == wanted > 700  # CPython's default
+
+
+@pytest.mark.django_db
+def test_the_socket_server_commits_moves_without_waiting_for_the_disk(settings):
+    """``config/asgi.py`` (loaded by Daphne) turns PostgreSQL's synchronous commit off on
+    every connection the process opens, unless ``GAME_SOCKET_ASYNC_COMMIT`` is off; SQLite
+    is left alone."""
+    from config.asgi import commit_without_waiting
+
+    def fresh_connection_setting():
+        """What a connection opened now (a new thread's) says of synchronous_commit."""
+        seen = []
+
+        def run():
+            try:
+                with connections["default"].cursor() as cursor:
+                    cursor.execute("SHOW synchronous_commit")
+                    seen.append(cursor.fetchone()[0])
+            finally:
+                connections["default"].close()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+        return seen[0]
+
+    connection.ensure_connection()
+    if connection.vendor != "postgresql":
+        with CaptureQueriesContext(connection) as ran:
+            commit_without_waiting(sender=None, connection=connection)
+        assert len(ran) == 0  # SQLite has no such setting: nothing is run
+        return
+    assert fresh_connection_setting() == "off"  # the ASGI module is loaded (imported above)
+    settings.GAME_SOCKET_ASYNC_COMMIT = False
+    assert fresh_connection_setting() == "on"
