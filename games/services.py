@@ -676,21 +676,20 @@ def _record(
     # Written out, not compiled by the ORM at every action (``games.rows``); with the
     # snapshot's new revision (``_hand_state``).
     hand.state_rev = secrets.randbits(62)
-    if not rows.update_fields(
+    logged = [
+        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
+        for seat, action, source, st, _ in steps
+    ]
+    if not rows.update_then_insert(
         hand,
         fields,
+        logged,
         where=None if expect is None else {"version": expect},
         columns={"state_rev": hand.state_rev},
     ):
         if expect is None:  # pragma: no cover - the room lock is held: the hand is there
             raise Hand.DoesNotExist(hand.pk)
         raise _Raced
-    rows.insert(
-        [
-            HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
-            for seat, action, source, st, _ in steps
-        ]
-    )
     transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
     publish.hand_changed_on_commit(
         room.pk,

@@ -60,3 +60,52 @@ def test_upsert_inserts_then_updates_the_row_with_that_unique_value(make_user):
     rows.upsert(Presence(channel="c1", room=room, user=ann, seen_at=then), "channel", ["seen_at"])
     row = Presence.objects.get(channel="c1")
     assert (row.user_id, row.seen_at) == (bob.pk, then)
+
+
+def test_update_then_insert_writes_both_or_neither(make_user):
+    """The snapshot update and the log rows: the rows inserted only when the update
+    changed the row (its ``where`` held), as the ORM would write them; one statement on
+    PostgreSQL, two elsewhere."""
+    from games.models import HandAction
+
+    users = [make_user(f"w{i}") for i in range(4)]
+    room, hand = four_seated(users, hands=2)
+    before = Hand.objects.get(pk=hand.pk)
+    hand.version = before.version + 2
+    hand.deadlines = {"seats": {"0": "2026-12-02T01:00:00+00:00"}, "key": [None, 1]}
+    logged = [
+        HandAction(hand=hand, seq=before.version + 1, seat=0, action={"type": "pass"}),
+        HandAction(hand=hand, seq=before.version + 2, seat=3, action={}, source="timeout"),
+    ]
+
+    # The version moved meanwhile: nothing written, neither the hand nor the log.
+    with CaptureQueriesContext(connection) as raced:
+        changed = rows.update_then_insert(
+            hand, ["version", "deadlines"], logged, where={"version": before.version + 7}
+        )
+    assert changed == 0
+    assert len(raced) == 1  # no insert tried
+    assert _fields(Hand.objects.get(pk=hand.pk)) == _fields(before)
+    assert not HandAction.objects.filter(hand=hand).exists()
+
+    with CaptureQueriesContext(connection) as wrote:
+        changed = rows.update_then_insert(
+            hand,
+            ["version", "deadlines"],
+            logged,
+            where={"version": before.version},
+            columns={"state_rev": 12345},
+        )
+    assert changed == 1
+    assert len(wrote) == (1 if connection.vendor == "postgresql" else 2)
+    after = Hand.objects.get(pk=hand.pk)
+    assert (after.version, after.deadlines) == (before.version + 2, hand.deadlines)
+    with connection.cursor() as cur:
+        cur.execute("SELECT state_rev FROM games_hand WHERE id = %s", [hand.pk])
+        assert cur.fetchone()[0] == 12345
+    got = list(HandAction.objects.filter(hand=hand).order_by("seq"))
+    assert [(a.seq, a.seat, a.action, a.source) for a in got] == [
+        (before.version + 1, 0, {"type": "pass"}, "player"),
+        (before.version + 2, 3, {}, "timeout"),
+    ]
+    assert all(a.created_at is not None for a in got)
