@@ -1,4 +1,5 @@
 import gc
+import importlib
 import os
 
 from django.conf import settings
@@ -25,12 +26,30 @@ application = ProtocolTypeRouter(
 )
 
 
+def warm() -> None:
+    """Load now what the first sockets would otherwise wait for: the channel layer (and
+    its Redis client), the variants and Sichuan's scoring tables (imported on first use).
+    In the table benchmark a fresh server spent 3 % of its first 20 s importing them,
+    with a burst of tables sitting down waiting behind it."""
+    from channels.layers import get_channel_layer
+
+    from games.rules import variants
+
+    get_channel_layer()
+    variants.available()
+    importlib.import_module("games.rules.variants.sichuan_fan")  # imported inside Sichuan
+
+
+warm()
+
+
 # The collector of a socket server (issue 15).  What is loaded by now (Django, the apps,
-# Twisted, Channels) lives as long as the process, so it is frozen out of the cyclic
-# collector's passes, and the youngest generation is collected every 7,000 new objects
-# instead of 700.  At 250 tables the two Daphne processes otherwise spent 10.6 s of a
-# 2-minute benchmark in 3,563 collections, 28 of them full ones that stopped all of a
-# process's sockets for up to 0.3 s each (after: 1.0 s in 107, the longest 0.11 s).
+# Twisted, Channels, what ``warm`` loaded) lives as long as the process, so it is frozen
+# out of the cyclic collector's passes, and the youngest generation is collected every
+# 7,000 new objects instead of 700.  At 250 tables the two Daphne processes otherwise
+# spent 10.6 s of a 2-minute benchmark in 3,563 collections, 28 of them full ones that
+# stopped all of a process's sockets for up to 0.3 s each (after: 1.0 s in 107, the
+# longest 0.11 s).
 GC_YOUNG_THRESHOLD = 7000
 gc.freeze()
 gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])

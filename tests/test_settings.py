@@ -85,8 +85,9 @@ def test_the_socket_server_keeps_its_loaded_code_out_of_the_collector():
     """A process that loads the ASGI application (Daphne) freezes what it has loaded and
     collects young objects less often (``config/asgi.py``)."""
     probe = (
-        "import gc; before = gc.get_freeze_count(); import config.asgi as a; "
-        "print(before, gc.get_freeze_count(), gc.get_threshold()[0], a.GC_YOUNG_THRESHOLD)"
+        "import gc, sys; before = gc.get_freeze_count(); import config.asgi as a; "
+        "print(before, gc.get_freeze_count(), gc.get_threshold()[0], a.GC_YOUNG_THRESHOLD); "
+        "print(*sorted(m for m in sys.modules if m.startswith('games.rules.variants.')))"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe],
@@ -97,9 +98,13 @@ def test_the_socket_server_keeps_its_loaded_code_out_of_the_collector():
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    before, frozen, young, wanted = map(int, result.stdout.split())
+    counts, loaded = result.stdout.splitlines()
+    before, frozen, young, wanted = map(int, counts.split())
     assert before == 0 and frozen > 10_000  # Django, Channels and the apps
     assert young == wanted > 700  # CPython's default
+    # Warmed before the first socket: every variant, and Sichuan's scoring tables.
+    variants = {m.rsplit(".", 1)[1] for m in loaded.split()}
+    assert {"sichuan", "sichuan_fan", "hangzhou", "guangzhou", "ningbo"} <= variants
 
 
 @pytest.mark.django_db
