@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
@@ -546,8 +546,9 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     (the seats revision with it) is the one after the wait.
 
     Written out rather than compiled by the ORM at every action (``games.rows``)."""
-    lock = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else ""
-    with connection.cursor() as cur:
+    conn = rows.here()
+    lock = " FOR UPDATE OF r" if conn.features.has_select_for_update_of else ""
+    with conn.cursor() as cur:
         cur.execute(
             f"SELECT {_HAND_COLS.sql()}, {ROOM_COLUMNS.sql()}, r.seats_rev, h.state_rev"
             " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
@@ -558,8 +559,8 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     if row is None:
         return _lock_room(room_id), None
     n = len(_HAND_COLS)
-    hand = _HAND_COLS.build(row[:n])
-    room = ROOM_COLUMNS.build(row[n : n + len(ROOM_COLUMNS)])
+    hand = _HAND_COLS.build(row[:n], conn)
+    room = ROOM_COLUMNS.build(row[n : n + len(ROOM_COLUMNS)], conn)
     hand.room = room
     hand.seats_rev, hand.state_rev = row[-2], row[-1]
     return room, hand
