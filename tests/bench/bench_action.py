@@ -79,6 +79,9 @@ def _main() -> int:
     import django
 
     django.setup()
+    import logging
+
+    logging.getLogger("celery").setLevel(logging.WARNING)  # each inline settlement's line
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
