@@ -74,17 +74,16 @@ def here():
 _SQL: dict[tuple, str] = {}
 
 
-def _update_sql(conn, meta, names, where, columns) -> str:
-    key = (
-        conn.vendor,
-        "update",
-        meta.label,
-        tuple(names),
-        tuple(where or ()),
-        tuple(columns or ()),
-    )
+def _statement(key: tuple, make) -> str:
+    """The SQL of the statement shaped by ``key``: ``make()``'s, the first time."""
     sql = _SQL.get(key)
     if sql is None:
+        sql = _SQL[key] = make()
+    return sql
+
+
+def _update_sql(conn, meta, names, where, columns) -> str:
+    def make() -> str:
         qn = conn.ops.quote_name
         sets = ", ".join(
             [f"{qn(meta.get_field(n).column)} = %s" for n in names]
@@ -94,8 +93,10 @@ def _update_sql(conn, meta, names, where, columns) -> str:
             f"{qn(c)} = %s"
             for c in [meta.pk.column] + [meta.get_field(n).column for n in where or {}]
         )
-        sql = _SQL[key] = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {conds}"
-    return sql
+        return f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {conds}"
+
+    shape = (tuple(names), tuple(where or ()), tuple(columns or ()))
+    return _statement((conn.vendor, "update", meta.label, *shape), make)
 
 
 def _update_params(conn, instance, names, where, columns) -> list:
@@ -147,10 +148,8 @@ def update_then_insert(
             insert(objs)
         return changed
     meta, logged = type(instance)._meta, type(objs[0])._meta
-    key = (conn.vendor, "update+insert", meta.label, tuple(names), tuple(where or ()))
-    key += (tuple(columns or ()), logged.label, len(objs))
-    sql = _SQL.get(key)
-    if sql is None:
+
+    def make() -> str:
         update = _update_sql(conn, meta, names, where, columns)
         qn = conn.ops.quote_name
         fields = _inserted(logged)
@@ -158,11 +157,14 @@ def update_then_insert(
         # changed nothing.  Cast to the columns' types: a SELECT's parameters, unlike an
         # INSERT's VALUES, are not typed by the columns they go to (a NULL would be text).
         row = ", ".join(f"%s::{f.cast_db_type(conn)}" for f in fields)
-        sql = _SQL[key] = (
+        return (
             f"WITH changed AS ({update} RETURNING 1)"
             f" INSERT INTO {qn(logged.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
             + " UNION ALL ".join([f"SELECT {row} FROM changed"] * len(objs))
         )
+
+    shape = (tuple(names), tuple(where or ()), tuple(columns or ()), logged.label, len(objs))
+    sql = _statement((conn.vendor, "update+insert", meta.label, *shape), make)
     params = _update_params(conn, instance, names, where, columns) + _insert_params(conn, objs)
     with conn.cursor() as cur:
         cur.execute(sql, params)
@@ -189,16 +191,15 @@ def insert(objs: list) -> None:
         return
     conn = here()
     meta = type(objs[0])._meta
-    key = (conn.vendor, "insert", meta.label, len(objs))
-    sql = _SQL.get(key)
-    if sql is None:
+
+    def make() -> str:
         qn = conn.ops.quote_name
         fields = _inserted(meta)
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         columns = ", ".join(qn(f.column) for f in fields)
-        sql = _SQL[key] = (
-            f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}"
-        )
+        return f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}"
+
+    sql = _statement((conn.vendor, "insert", meta.label, len(objs)), make)
     with conn.cursor() as cur:
         cur.execute(sql, _insert_params(conn, objs))
 

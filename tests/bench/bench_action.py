@@ -46,10 +46,9 @@ os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "localhost")
 
 def _backend_cpu(connection) -> float:
     """CPU seconds of this connection's PostgreSQL backend (a local server's)."""
-    pid = connection.connection.info.backend_pid
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from tests.bench.bench_tables import _cpu, _stat
+
+    return _cpu(_stat(connection.connection.info.backend_pid))[0]
 
 
 def main() -> int:

@@ -440,11 +440,16 @@ def _processes() -> dict[int, list[str]]:
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
-                head, _, tail = (d / "stat").read_text().rpartition(")")
+                out[int(d.name)] = _stat(int(d.name))
             except OSError:
                 continue
-            out[int(d.name)] = [head.split("(", 1)[1], *tail.split()]
     return out
+
+
+def _stat(pid: int) -> list[str]:
+    """One process's ``stat`` fields, as ``_processes`` gives them."""
+    head, _, tail = Path(f"/proc/{pid}/stat").read_text().rpartition(")")
+    return [head.split("(", 1)[1], *tail.split()]
 
 
 def _cpu(fields: list[str]) -> tuple[float, float]:
