@@ -5,8 +5,12 @@ client never hears of a change that rolled back.  Locking policy: a service
 that touches a room's seats or hands first locks the :class:`Room` row with
 ``select_for_update`` and holds it to the end of its transaction; that one
 lock serialises everything at a table (on SQLite, whose transactions are
-IMMEDIATE here, the database lock does the same).  Consumers, REST views,
-Celery tasks and the deadline sweeper all call these functions.
+IMMEDIATE here, the database lock does the same).  One write takes that lock
+without reading under it first: a player's move at a table this process wrote
+last, decided on what it kept and written in one statement that locks the room
+and writes only if neither the room's row nor the hand's changed meanwhile
+(``_act_as_kept``; PostgreSQL).  Consumers, REST views, Celery tasks and the
+deadline sweeper all call these functions.
 """
 
 from __future__ import annotations
@@ -273,6 +277,37 @@ def _keep_state(hand_id: int, rev: int, state: HandState) -> None:
         if len(_STATES) >= STATES_KEPT:
             del _STATES[next(iter(_STATES))]
         _STATES[hand_id] = (rev, state.version, state)
+
+
+@dataclass(frozen=True)
+class _Table:
+    room: Room  # each with ``row_xmin``, its row's revision (``rows.update_then_insert``)
+    hand: Hand  # as written, its snapshot left out (that is ``_STATES``')
+    seats: list[Seat]
+
+
+# room id -> the table as this process last wrote it, on PostgreSQL: what an action
+# needs to be decided and written without the room lock's read (``_act_as_kept``).
+# Its write is conditional on both rows' revisions, so an entry another process (or
+# this one by another path) made stale costs one statement that writes nothing, and
+# the action is decided again under the lock.  A cache checked against the database,
+# good in any process.
+_TABLES: dict[int, _Table] = {}
+
+
+def _keep_table(room: Room, hand: Hand, seats: list[Seat]) -> None:
+    hand = copy.copy(hand)
+    hand.__dict__.pop("state", None)
+    with _STATES_LOCK:
+        _TABLES.pop(room.pk, None)
+        if len(_TABLES) >= STATES_KEPT:
+            del _TABLES[next(iter(_TABLES))]
+        _TABLES[room.pk] = _Table(room, hand, [copy.copy(s) for s in seats])
+
+
+def _drop_table(room_id: int) -> None:
+    with _STATES_LOCK:
+        _TABLES.pop(room_id, None)
 
 
 def _current_hand(room: Room) -> Hand | None:
@@ -550,7 +585,8 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     lock = " FOR UPDATE OF r" if conn.features.has_select_for_update_of else ""
     with conn.cursor() as cur:
         cur.execute(
-            f"SELECT {_HAND_COLS.sql()}, {ROOM_COLUMNS.sql()}, r.seats_rev, h.state_rev"
+            f"SELECT {_HAND_COLS.sql()}, {ROOM_COLUMNS.sql()}, r.seats_rev, h.state_rev,"
+            f" {rows.row_revisions('r')}, {rows.row_revisions('h')}"
             " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
             f" WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1{lock}",
             [room_id, Hand.Status.PLAYING.value],
@@ -562,17 +598,61 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     hand = _HAND_COLS.build(row[:n], conn)
     room = ROOM_COLUMNS.build(row[n : n + len(ROOM_COLUMNS)], conn)
     hand.room = room
-    hand.seats_rev, hand.state_rev = row[-2], row[-1]
+    hand.seats_rev, hand.state_rev = row[-4], row[-3]
+    room.row_xmin, hand.row_xmin = row[-2], row[-1]  # None on SQLite
     return room, hand
 
 
-@transaction.atomic
 def hand_act(*, room_id, user, version, action) -> int:
     """Apply a seated player's action; returns the new version."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         raise ServiceError("no_room", "no such room", 404) from None
+    done = _act_as_kept(room_id, user, version, action)
+    return done if done is not None else _act_locked(room_id, user, version, action)
+
+
+def _act_as_kept(room_id: int, user, version, action) -> int | None:
+    """The action applied to the table as this process last wrote it, in one statement
+    that locks the room and writes only if neither the room's row nor the hand's has
+    changed since (``_TABLES``); the new version, or None when that cannot be known
+    without the lock: no table kept, the table moved, or anything but a plain legal
+    move (refusals, leaving, the hand's end), all left to ``_act_locked``, which decides
+    under the lock as if this had not been tried.
+
+    Everything the locked path reads under the lock is in those two rows or kept
+    against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
+    the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
+    the id of the transaction that wrote the row last)."""
+    kept = _TABLES.get(room_id)
+    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
+        return None
+    if rows.here().in_atomic_block:
+        # Within a transaction of the caller's, a row written twice in it keeps the same
+        # revision (the transaction's id): only a statement of its own can rely on it.
+        return None
+    if isinstance(version, bool) or not isinstance(version, int):
+        return None
+    seat = next((s for s in kept.seats if s.user_id == user.pk and not s.left), None)
+    hit = _STATES.get(kept.hand.pk)
+    if seat is None or hit is None or hit[:2] != (kept.hand.state_rev, kept.hand.version):
+        return None
+    hand, state = copy.copy(kept.hand), hit[2]
+    if version != hand.version and not _same_decision(hand, state, version):
+        return None
+    out = apply(state, seat.index, action)
+    if isinstance(out, Rejection) or out[0].phase == "ended":
+        return None
+    try:
+        _record(kept.room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
+    except _Raced:
+        return None
+    return hand.version
+
+
+@transaction.atomic
+def _act_locked(room_id: int, user, version, action) -> int:
     room, hand = _lock_room_and_hand(room_id)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
@@ -654,12 +734,16 @@ def _record(
     now: datetime | None = None,
     *,
     expect: int | None = None,
+    kept: bool = False,
 ) -> None:
     """Save the snapshot and append accepted actions to the log, in this transaction.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
     clock the actions were decided on (a deadline sweep's).  ``expect``: the version the
-    hand must still be at in the database (else ``_Raced``, nothing written)."""
+    hand must still be at in the database (else ``_Raced``, nothing written).  ``kept``:
+    ``room`` and ``hand`` are this process's ``_TABLES`` entry, not read under the lock:
+    the write locks the room and happens only while both rows are at the revisions
+    kept (else ``_Raced``)."""
     now = now or timezone.now()
     state = steps[-1][3]
     hand.state = state.to_json()
@@ -681,17 +765,27 @@ def _record(
         HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
         for seat, action, source, st, _ in steps
     ]
-    if not rows.update_then_insert(
+    written = rows.update_then_insert(
         hand,
         fields,
         logged,
         where=None if expect is None else {"version": expect},
         columns={"state_rev": hand.state_rev},
-    ):
-        if expect is None:  # pragma: no cover - the room lock is held: the hand is there
+        xmin=hand.row_xmin if kept else None,
+        lock=(Room, room.pk, room.row_xmin) if kept else None,
+    )
+    if written is None:
+        if expect is None and not kept:  # pragma: no cover - the room lock is held
             raise Hand.DoesNotExist(hand.pk)
         raise _Raced
     transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
+    if written and getattr(room, "row_xmin", None) and state.phase != "ended":
+        # Read under the lock (or kept, and checked by this write) and not written here:
+        # the room's revision is still the one read.
+        hand.row_xmin = written
+        transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
+    else:
+        transaction.on_commit(functools.partial(_drop_table, room.pk))
     publish.hand_changed_on_commit(
         room.pk,
         hand,

@@ -10,7 +10,10 @@ which the embedded profile runs inline and the services profile on a worker, so 
 its transaction is counted.
 
 The ceilings are today's counts (2026-12-01, the same on SQLite and PostgreSQL):
-lower them when an optimisation lands, never raise them without saying why.
+lower them when an optimisation lands, never raise them without saying why.  These are
+the counts of a move decided under the room lock (the test's transaction makes every
+move one); on PostgreSQL a move at a table whose last move this process wrote is one
+statement, counted in ``test_kept_tables.py``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -83,7 +83,7 @@ def test_update_then_insert_writes_both_or_neither(make_user):
         changed = rows.update_then_insert(
             hand, ["version", "deadlines"], logged, where={"version": before.version + 7}
         )
-    assert changed == 0
+    assert changed is None
     assert len(raced) == 1  # no insert tried
     assert _fields(Hand.objects.get(pk=hand.pk)) == _fields(before)
     assert not HandAction.objects.filter(hand=hand).exists()
@@ -96,7 +96,7 @@ def test_update_then_insert_writes_both_or_neither(make_user):
             where={"version": before.version},
             columns={"state_rev": 12345},
         )
-    assert changed == 1
+    assert changed == _revision(Hand, hand.pk)
     assert len(wrote) == (1 if connection.vendor == "postgresql" else 2)
     after = Hand.objects.get(pk=hand.pk)
     assert (after.version, after.deadlines) == (before.version + 2, hand.deadlines)
@@ -109,3 +109,51 @@ def test_update_then_insert_writes_both_or_neither(make_user):
         (before.version + 2, 3, {}, "timeout"),
     ]
     assert all(a.created_at is not None for a in got)
+
+
+def _revision(model, pk) -> str:
+    """The row's revision as ``update_then_insert`` reports it ("" on SQLite)."""
+    if connection.vendor != "postgresql":
+        return ""
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT xmin::text FROM {model._meta.db_table} WHERE id = %s", [pk])
+        return cur.fetchone()[0]
+
+
+def test_update_then_insert_on_revisions_writes_only_while_both_rows_are_at_them(make_user):
+    """``xmin``: the row's own revision; ``lock``: another row's, locked first.  Either
+    moved: nothing written.  SQLite keeps no revisions and refuses them."""
+    from games.models import HandAction
+
+    users = [make_user(f"x{i}") for i in range(4)]
+    room, hand = four_seated(users, hands=2)
+    hand.version += 1
+
+    def write(hand_rev, room_rev):
+        logged = [HandAction(hand=hand, seq=hand.version, seat=1, action={"type": "pass"})]
+        return rows.update_then_insert(
+            hand, ["version"], logged, xmin=hand_rev, lock=(Room, room.pk, room_rev)
+        )
+
+    if connection.vendor != "postgresql":
+        with pytest.raises(ValueError):
+            write("1", "1")
+        assert not HandAction.objects.filter(hand=hand).exists()
+        return
+    hand_rev, room_rev = _revision(Hand, hand.pk), _revision(Room, room.pk)
+    assert write(hand_rev, str(int(room_rev) + 1)) is None
+    assert write(str(int(hand_rev) + 1), room_rev) is None
+    assert not HandAction.objects.filter(hand=hand).exists()
+    assert Hand.objects.get(pk=hand.pk).version == hand.version - 1
+    # The test's transaction: every write in it has the same revision, so here a write
+    # is seen by the savepoint a service's ``atomic`` opens (a transaction of its own
+    # outside tests) — a revision moved by ``Room.save`` inside one.
+    with transaction.atomic():
+        Room.objects.get(pk=room.pk).save(update_fields=["presence_rev"])
+    assert _revision(Room, room.pk) != room_rev
+    assert write(hand_rev, room_rev) is None
+    room_rev = _revision(Room, room.pk)
+    new = write(hand_rev, room_rev)
+    assert new is not None and new == _revision(Hand, hand.pk)
+    assert Hand.objects.get(pk=hand.pk).version == hand.version
+    assert HandAction.objects.filter(hand=hand, seq=hand.version).count() == 1
