@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import orjson
 
-from games.rules import events_for, view
+from games.rules import events_for, view, views
 from games.rules.explain import explain_wins
 from games.rules.hints import hints
 
@@ -28,18 +28,29 @@ def envelope(t: str, v, d) -> dict:
 
 def seat_state(state, seat: int | None, deadlines: dict, hand_number: int, events=()) -> dict:
     """The ``state`` envelope for one seat (None: a spectator)."""
-    d = view(state, seat)
+    return seat_states(state, [seat], deadlines, hand_number, events)[seat]
+
+
+def seat_states(state, seats, deadlines: dict, hand_number: int, events=()) -> dict:
+    """``seat_state`` for each of ``seats`` (seat -> envelope): the views built together
+    (``games.rules.views``)."""
     per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
-    d["events"] = events_for(list(events), seat)
-    d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
     # Whose turn it is is public, so is its clock; a claim window's clocks are not
     # (they would tell who can claim).
-    d["turn_deadline"] = per_seat.get(str(state.turn)) if state.phase == "play" else None
-    d["hand"] = hand_number
-    d["hints"] = hints(state, seat)  # from the seat's own view only
+    turn_deadline = per_seat.get(str(state.turn)) if state.phase == "play" else None
     # Lets a client correct its countdown for clock skew.
-    d["server_time"] = datetime.now(UTC).isoformat()
-    return envelope("state", state.version, d)
+    now = datetime.now(UTC).isoformat()
+    events = list(events)
+    out = {}
+    for seat, d in views(state, seats).items():
+        d["events"] = events_for(events, seat)
+        d["deadline"] = per_seat.get(str(seat)) if seat is not None else None
+        d["turn_deadline"] = turn_deadline
+        d["hand"] = hand_number
+        d["hints"] = hints(state, seat)  # from the seat's own view only
+        d["server_time"] = now
+        out[seat] = envelope("state", state.version, d)
+    return out
 
 
 def hand_end_payload(state, hand) -> dict:

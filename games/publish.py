@@ -36,7 +36,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import close_old_connections, transaction
 
-from games.messages import dumps, envelope, hand_end_payload, seat_state
+from games.messages import dumps, envelope, hand_end_payload, seat_states
 from games.selectors import room_payload
 
 log = logging.getLogger(__name__)
@@ -211,13 +211,12 @@ def hand_changed_on_commit(
     for i, (state, events) in enumerate(steps):
         deadlines = hand.deadlines if i == last else {}
         key = [hand.number, state.version, 0]
-        for seat, user_id in sorted(viewers.items()):
-            frames.append(
-                [key, user_id, dumps(seat_state(state, seat, deadlines, hand.number, events))]
-            )
+        seats = sorted(viewers)
         if watched and not private:  # a private room has no spectators to tell
-            view = seat_state(state, None, deadlines, hand.number, events)
-            frames.append([key, WATCH, dumps(view)])
+            seats.append(None)
+        built = seat_states(state, seats, deadlines, hand.number, events)
+        for seat in seats:
+            frames.append([key, WATCH if seat is None else viewers[seat], dumps(built[seat])])
         if state.phase == "ended":
             payload = hand_end_payload(state, hand)
             end = envelope("hand_end", state.version, payload)

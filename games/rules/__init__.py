@@ -31,7 +31,7 @@ from .rng import DealSeeds, SeedStream, commitment, default_client_seed
 from .state import HandState
 from .tiles import TileError
 from .variants import UnknownVariant, available, get_variant
-from .view import events_for, view
+from .view import events_for, view, views
 
 __all__ = [
     "DealSeeds",
@@ -60,4 +60,5 @@ __all__ = [
     "replay",
     "settle",
     "view",
+    "views",
 ]

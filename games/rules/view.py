@@ -30,31 +30,35 @@ def _meld_view(m, visible: bool) -> dict:
 
 
 def view(s: HandState, seat: int | None, *, reveal: bool = False) -> dict:
+    return views(s, [seat], reveal=reveal)[seat]
+
+
+def views(s: HandState, seats, *, reveal: bool = False) -> dict:
+    """``view(s, seat)`` for each of ``seats`` (seat -> its view), what they have in
+    common built once: one action's messages are four or five views of one state.  The
+    views share nothing mutable but what nobody changes (the tiles as strings)."""
     v = get_variant(s.variant)
     ended = s.phase == "ended"
-    top, per_player = v.project(s, seat)
-    players = []
+    # Each player as everyone else sees them (what may show of their melds and hand).
+    seen_by_others = []
     for k in range(4):
-        own = seat == k or reveal
-        shows_hand = ended or own or s.won[k] is not None
-        p = {
-            "seat": k,
-            "wind": s.match.seat_winds[k] if s.match.seat_winds else None,
-            "hand_count": len(s.hands[k]),
-            "melds": [_meld_view(m, own or ended) for m in s.melds[k]],
-            "discards": [T.to_str(t) for t in s.discards[k]],
-            "flowers": T.fmt(s.flowers[k]),
-            "won": s.won[k],
-            "left": s.left[k],
-            **per_player[k],
-        }
-        if shows_hand:
-            p["hand"] = T.fmt(s.hands[k])
-        if own and s.drawn is not None and s.turn == k and s.phase == "play":
-            p["drawn"] = T.to_str(s.drawn)
-        players.append(p)
+        seen_by_others.append(
+            (
+                {
+                    "seat": k,
+                    "wind": s.match.seat_winds[k] if s.match.seat_winds else None,
+                    "hand_count": len(s.hands[k]),
+                    "melds": [_meld_view(m, ended) for m in s.melds[k]],
+                    "discards": [T.to_str(t) for t in s.discards[k]],
+                    "flowers": T.fmt(s.flowers[k]),
+                    "won": s.won[k],
+                    "left": s.left[k],
+                },
+                T.fmt(s.hands[k]) if ended or s.won[k] is not None else None,
+            )
+        )
     match = s.match
-    out = {
+    head = {
         "variant": s.variant,
         "rules": s.rules.to_json(),
         "version": s.version,
@@ -71,29 +75,58 @@ def view(s: HandState, seat: int | None, *, reveal: bool = False) -> dict:
         "wall_count": len(s.wall),
         "indicator": T.to_str(s.indicator) if s.indicator is not None else None,
         "wild_kinds": T.fmt(sorted(v.wild_kinds(s))),
-        "players": players,
-        "claim": None,
-        "transfers": list(s.transfers),
-        "deltas": deltas(s),
-        "pot": pot_of(s.transfers),
-        "result": s.result,
-        "seat": seat,
-        "legal": legal_actions(s, seat) if seat is not None else [],
-        "commitment": s.seeds.commitment,
-        "client_seeds": list(s.seeds.client_seeds),
-        "hand_number": s.seeds.hand_number,
-        **top,
     }
+    claim = None
     if s.claim is not None:
-        out["claim"] = {
+        claim = {
             "tile": T.to_str(s.claim["tile"]),
             "from": s.claim["from"],
             "kind": s.claim["kind"],
         }
+    middle = {
+        "transfers": list(s.transfers),
+        "deltas": deltas(s),
+        "pot": pot_of(s.transfers),
+        "result": s.result,
+    }
+    tail = {
+        "commitment": s.seeds.commitment,
+        "client_seeds": list(s.seeds.client_seeds),
+        "hand_number": s.seeds.hand_number,
+    }
+    end = {}
     if ended:
-        out["server_seed"] = s.seeds.server_seed
-        out["wall"] = T.fmt(s.wall)
-        out["dead"] = T.fmt(s.dead)
+        end = {"server_seed": s.seeds.server_seed, "wall": T.fmt(s.wall), "dead": T.fmt(s.dead)}
+    out = {}
+    for seat in seats:
+        top, per_player = v.project(s, seat)
+        players = []
+        for k in range(4):
+            if seat == k or reveal:
+                p = {
+                    **seen_by_others[k][0],
+                    "melds": [m.to_json() for m in s.melds[k]],
+                    **per_player[k],
+                    "hand": T.fmt(s.hands[k]),
+                }
+                if s.drawn is not None and s.turn == k and s.phase == "play":
+                    p["drawn"] = T.to_str(s.drawn)
+            else:
+                p = {**seen_by_others[k][0], **per_player[k]}
+                if seen_by_others[k][1] is not None:
+                    p["hand"] = seen_by_others[k][1]
+            players.append(p)
+        out[seat] = {
+            **head,
+            "players": players,
+            "claim": claim,
+            **middle,
+            "seat": seat,
+            "legal": legal_actions(s, seat) if seat is not None else [],
+            **tail,
+            **top,
+            **end,
+        }
     return out
 
 

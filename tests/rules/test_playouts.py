@@ -25,6 +25,7 @@ from games.rules import (
     replay,
     settle,
     view,
+    views,
 )
 from games.rules.bots import choose_action
 from games.rules.engine import Rejection
@@ -216,10 +217,13 @@ def test_views_and_events_hide_what_a_seat_may_not_see(vr, seed):
     state = new_hand(variant, rules, DealSeeds.for_test(seed))
     steps = 0
     while state.phase != "ended" and steps < 2000:
+        # The five views one action's messages carry are built together: nothing of one
+        # seat's may reach another's through what they share (key order included).
+        together = views(state, [0, 1, 2, 3, None])
         for seat in (0, 1, 2, 3, None):
             v = view(state, seat)
             assert _concealed_leaks(state, seat, v) == []
-            json.dumps(v)  # a view is plain JSON
+            assert json.dumps(together[seat]) == json.dumps(v)  # a view is plain JSON
         seat = awaited(state)[0]
         state, events = apply(state, seat, choose_action(state, seat))
         for viewer in (0, 1, 2, 3, None):
