@@ -15,6 +15,8 @@ discard with no special circumstance (self-drawn it may be worth more).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import analysis
 from . import tiles as T
 from .state import HandState
@@ -49,14 +51,22 @@ def _waits(s: HandState, seat: int, hand: list[int], seen: list[int]) -> list[di
         fan = None
         for win_type in ("discard", "self_draw"):
             ctx = v.win_context(s, seat, list(hand), t, win_type, frozenset())
-            score = v.score(ctx, s.rules)
-            if score.win:
-                fan = score.total
+            fan = _fan(v.key, ctx, s.rules)
+            if fan is not None:
                 break
         if fan is None:
             continue  # the shape wins but the rules do not (Sichuan: a 定缺 tile still held)
         out.append({"tile": T.to_str(t), "left": max(0, 4 - seen[t]), "fan": fan})
     return out
+
+
+@lru_cache(maxsize=65536)
+def _fan(variant: str, ctx, rules) -> int | None:
+    """The variant's score of this win (None: no win).  Kept per process: scoring is a
+    pure function of the win's context and the rules, and a seat's waits are asked
+    again at every action of the hand while its tiles stay the same."""
+    score = get_variant(variant).score(ctx, rules)
+    return score.total if score.win else None
 
 
 def hints(s: HandState, seat: int | None) -> dict | None:

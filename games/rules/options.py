@@ -113,10 +113,11 @@ class Option:
 class Options(Mapping[str, Any]):
     """Validated, frozen house rules.  Read as attributes: ``opts.fan_cap``."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_values", "_hash")
 
     def __init__(self, values: Mapping[str, Any]):
         object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_hash", None)
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -143,7 +144,15 @@ class Options(Mapping[str, Any]):
         return isinstance(other, Mapping) and dict(self) == dict(other)
 
     def __hash__(self) -> int:
-        return hash(tuple(sorted(self._values.items())))
+        if self._hash is None:  # made once: the scoring caches hash the rules at every call
+            # A "map" option's value is a dict: hashed as its items (equal options, equal
+            # hash).
+            items = (
+                (k, tuple(sorted(v.items())) if isinstance(v, Mapping) else v)
+                for k, v in self._values.items()
+            )
+            object.__setattr__(self, "_hash", hash(tuple(sorted(items))))
+        return self._hash
 
     def to_json(self) -> dict:
         return dict(self._values)

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 
 SERVER_SEED_BYTES = 32
 CLIENT_SEED_BYTES = 16
@@ -39,6 +40,7 @@ def _hex_bytes(text, size: int, what: str) -> bytes:
     return bytes.fromhex(text)
 
 
+@lru_cache(maxsize=4096)  # every view carries it: one hash a hand, not one a view
 def commitment(server_seed_hex: str) -> str:
     """The public commitment to a server seed: SHA-256 of its 32 bytes, lowercase hex."""
     seed = _hex_bytes(server_seed_hex, SERVER_SEED_BYTES, "server_seed")

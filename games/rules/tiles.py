@@ -93,7 +93,16 @@ def number_of(tile: int) -> int:
     return tile - SUIT_BASE[suit_of(tile)] + 1
 
 
+# Every tile's suit letter, face number and name, looked up: the views write each
+# player's tiles out at every action.
+_SUIT = [suit_of(t) for t in range(NUM_TILES)]
+_NUMBER = [str(number_of(t)) for t in range(NUM_TILES)]
+_NAME = [_NUMBER[t] + _SUIT[t] for t in range(NUM_TILES)]
+
+
 def to_str(tile: int) -> str:
+    if 0 <= tile < NUM_TILES:
+        return _NAME[tile]
     return f"{number_of(tile)}{suit_of(tile)}"
 
 
@@ -102,10 +111,13 @@ def fmt(tiles: Iterable[int]) -> str:
     out: list[str] = []
     last_suit = None
     for t in sorted(tiles):
-        s = suit_of(t)
+        if 0 <= t < NUM_TILES:
+            s, n = _SUIT[t], _NUMBER[t]
+        else:
+            s, n = suit_of(t), str(number_of(t))
         if last_suit is not None and s != last_suit:
             out.append(last_suit)
-        out.append(str(number_of(t)))
+        out.append(n)
         last_suit = s
     if last_suit is not None:
         out.append(last_suit)

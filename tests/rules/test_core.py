@@ -99,6 +99,10 @@ def test_a_map_option_given_in_part_overrides_only_the_ids_it_names():
     assert both.tai_values == {"zi_mo": 2, "ping_hu": 0, "qing_yi_se": 4}
     assert VALUES.resolve().tai_values["qing_yi_se"] == 4
     assert VALUES.describe()[0]["keys"] == ["zi_mo", "ping_hu", "qing_yi_se"]
+    # Options with a map are hashable (the scoring caches key on them): equal, same hash.
+    again = VALUES.resolve({"tai_values": {"zi_mo": 2}}, {"tai_values": {"ping_hu": 0}})
+    assert again == both and hash(again) == hash(both)
+    assert len({both, again, VALUES.resolve()}) == 2
 
 
 @pytest.mark.parametrize(

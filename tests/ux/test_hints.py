@@ -98,3 +98,31 @@ def _pass_claims(state):
         )
         state = act(state, seat, "pass")
     return state
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    variant=st.sampled_from(["sichuan", "hangzhou", "guangzhou", "ningbo"]),
+    seed=st.integers(0, 10_000),
+    cut=st.integers(5, 80),
+)
+def test_the_kept_scores_give_the_hints_scoring_afresh_gives(variant, seed, cut):
+    """A seat's waits are scored once per process (``hints._fan``, keyed by the win's
+    context and the rules): the hints are those of scoring every wait afresh."""
+    from games.rules import hints as hints_module
+
+    state = new_hand(variant, {}, DealSeeds.for_test(seed))
+    for _ in range(cut):
+        if state.phase == "ended":
+            return
+        seat = awaited(state)[0]
+        state = apply(state, seat, choose_action(state, seat))[0]
+    kept = [hints(state, seat) for seat in range(4)]
+    hints_module._fan.cache_clear()
+    assert [hints(state, seat) for seat in range(4)] == kept
+    first = hints_module._fan.cache_info()
+    assert [hints(state, seat) for seat in range(4)] == kept
+    # Asked again, every score came from the cache: no new miss.
+    second = hints_module._fan.cache_info()
+    assert second.misses == first.misses
+    assert second.hits == 2 * first.hits + first.misses
