@@ -299,10 +299,12 @@ def _keep_table(room: Room, hand: Hand, seats: list[Seat]) -> None:
     hand = copy.copy(hand)
     hand.__dict__.pop("state", None)
     with _STATES_LOCK:
-        _TABLES.pop(room.pk, None)
+        was = _TABLES.pop(room.pk, None)
+        if was is None or seats is not was.seats:  # the kept ones: nobody changes them
+            seats = [copy.copy(s) for s in seats]
         if len(_TABLES) >= STATES_KEPT:
             del _TABLES[next(iter(_TABLES))]
-        _TABLES[room.pk] = _Table(room, hand, [copy.copy(s) for s in seats])
+        _TABLES[room.pk] = _Table(room, hand, seats)
 
 
 def _drop_table(room_id: int) -> None:
