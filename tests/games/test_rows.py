@@ -157,3 +157,38 @@ def test_update_then_insert_on_revisions_writes_only_while_both_rows_are_at_them
     assert new is not None and new == _revision(Hand, hand.pk)
     assert Hand.objects.get(pk=hand.pk).version == hand.version
     assert HandAction.objects.filter(hand=hand, seq=hand.version).count() == 1
+
+
+def _has_lz4() -> bool:
+    """Whether this PostgreSQL was built with lz4 (Debian's is)."""
+    try:
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute("CREATE TEMP TABLE lz4_probe (v text COMPRESSION lz4)")
+            cur.execute("DROP TABLE lz4_probe")
+        return True
+    except Exception:
+        return False
+
+
+def test_the_hand_snapshot_is_stored_with_lz4_where_postgresql_has_it(make_user):
+    """Every move rewrites the snapshot, compressed by the server (migration 0011)."""
+    from django.db.migrations.recorder import MigrationRecorder
+
+    applied = MigrationRecorder(connection).applied_migrations()
+    assert ("games", "0011_hand_state_lz4") in applied
+    users = [make_user(f"z{i}") for i in range(4)]
+    _, hand = four_seated(users, hands=2)
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT attcompression FROM pg_attribute"
+            " WHERE attrelid = 'games_hand'::regclass AND attname = 'state'"
+        )
+        column = cur.fetchone()[0]
+        cur.execute("SELECT pg_column_compression(state) FROM games_hand WHERE id = %s", [hand.pk])
+        written = cur.fetchone()[0]
+    if _has_lz4():
+        assert (column, written) == ("l", "lz4")
+    else:
+        assert (column, written) == ("", "pglz")
