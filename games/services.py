@@ -15,7 +15,6 @@ deadline sweeper all call these functions.
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 import secrets
@@ -243,7 +242,7 @@ def _play_seats(room: Room, rev: int) -> list[Seat]:
     if hit is None or hit[0] != rev:
         hit = (rev, seats_with_users(room.pk))
         _SEATS[room.pk] = hit
-    return [copy.copy(s) for s in hit[1]]
+    return [rows.clone(s) for s in hit[1]]
 
 
 # hand id -> (a snapshot revision, the version, the hand's state): the states this
@@ -296,12 +295,12 @@ _TABLES: dict[int, _Table] = {}
 
 
 def _keep_table(room: Room, hand: Hand, seats: list[Seat]) -> None:
-    hand = copy.copy(hand)
+    hand = rows.clone(hand)
     hand.__dict__.pop("state", None)
     with _STATES_LOCK:
         was = _TABLES.pop(room.pk, None)
         if was is None or seats is not was.seats:  # the kept ones: nobody changes them
-            seats = [copy.copy(s) for s in seats]
+            seats = [rows.clone(s) for s in seats]
         if len(_TABLES) >= STATES_KEPT:
             del _TABLES[next(iter(_TABLES))]
         _TABLES[room.pk] = _Table(room, hand, seats)
@@ -640,7 +639,7 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     hit = _STATES.get(kept.hand.pk)
     if seat is None or hit is None or hit[:2] != (kept.hand.state_rev, kept.hand.version):
         return None
-    hand, state = copy.copy(kept.hand), hit[2]
+    hand, state = rows.clone(kept.hand), hit[2]
     if version != hand.version and not _same_decision(hand, state, version):
         return None
     out = apply(state, seat.index, action)

@@ -192,3 +192,28 @@ def test_the_hand_snapshot_is_stored_with_lz4_where_postgresql_has_it(make_user)
         assert (column, written) == ("l", "lz4")
     else:
         assert (column, written) == ("", "pglz")
+
+
+def test_clone_copies_a_model_instance_as_copy_copy_does(make_user):
+    import copy
+
+    from games.selectors import seats_with_users
+
+    users = [make_user(f"c{i}") for i in range(4)]
+    room, hand = four_seated(users, hands=2)
+    seat = seats_with_users(room.pk)[1]  # its user read with it (the related-object cache)
+    for original in (hand, seat):
+        made, expected = rows.clone(original), copy.copy(original)
+        assert type(made) is type(original)
+        assert _fields(made) == _fields(expected) == _fields(original)
+        assert made._state is not original._state
+        assert made._state.__dict__ == expected._state.__dict__
+        assert made._state.fields_cache is not original._state.fields_cache
+    copied = rows.clone(seat)
+    assert copied.user is seat.user  # shallow, as copy.copy: the same related object
+    copied.ready = not seat.ready
+    copied._state.fields_cache.pop("user")
+    assert seat.ready != copied.ready and "user" in seat._state.fields_cache
+    again = rows.clone(hand)
+    again.save(update_fields=["version"])  # a working instance: it saves
+    assert Hand.objects.get(pk=hand.pk).version == hand.version
