@@ -10,7 +10,9 @@ SQLite's booleans and datetimes), so callers cannot tell the difference.
 
 from __future__ import annotations
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
+from psycopg.types.json import Jsonb
 
 
 class ModelColumns:
@@ -116,13 +118,27 @@ def _update_sql(conn, meta, names, where, columns) -> str:
     return _statement((conn.vendor, "update", meta.label, *shape), make)
 
 
+def _json(obj) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _prepared(field, value, conn):
+    """``value`` as ``save`` prepares it for ``field``; a JSON field's (with no encoder of
+    its own) serialised by orjson on PostgreSQL, not ``json.dumps``: the hand's snapshot
+    is most of what a table move writes, and the database parses it to the same value."""
+    param = field.get_db_prep_save(value, conn)
+    if isinstance(param, Jsonb) and getattr(field, "encoder", True) is None:
+        param.dumps = _json
+    return param
+
+
 def _update_params(conn, instance, names, where, columns) -> list:
     """The values of ``_update_sql``'s statement, prepared as ``save`` prepares them."""
     meta = type(instance)._meta
     params = []
     for n in names:
         f = meta.get_field(n)
-        params.append(f.get_db_prep_save(getattr(instance, f.attname), conn))
+        params.append(_prepared(f, getattr(instance, f.attname), conn))
     params += (columns or {}).values()
     params.append(instance.pk)
     for name, value in (where or {}).items():
@@ -233,7 +249,7 @@ def _insert_params(conn, objs: list) -> list:
     """The values of new instances of one model, prepared as ``save`` prepares them
     (``auto_now_add`` included)."""
     fields = _inserted(type(objs[0])._meta)
-    return [f.get_db_prep_save(f.pre_save(obj, True), conn) for obj in objs for f in fields]
+    return [_prepared(f, f.pre_save(obj, True), conn) for obj in objs for f in fields]
 
 
 def insert(objs: list) -> None:

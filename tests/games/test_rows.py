@@ -72,7 +72,13 @@ def test_update_then_insert_writes_both_or_neither(make_user):
     room, hand = four_seated(users, hands=2)
     before = Hand.objects.get(pk=hand.pk)
     hand.version = before.version + 2
-    hand.deadlines = {"seats": {"0": "2026-12-02T01:00:00+00:00"}, "key": [None, 1]}
+    # JSON goes out through orjson on PostgreSQL (``rows._prepared``): what is read back is
+    # what was written, non-ASCII text, floats, nulls and booleans included.
+    hand.deadlines = {
+        "seats": {"0": "2026-12-02T01:00:00+00:00"},
+        "key": [None, 1, 2.5, True],
+        "风": "东南西北",
+    }
     logged = [
         HandAction(hand=hand, seq=before.version + 1, seat=0, action={"type": "pass"}),
         HandAction(hand=hand, seq=before.version + 2, seat=3, action={}, source="timeout"),
