@@ -118,6 +118,13 @@ class Variant:
         """A hand's count vector (34 kinds) without its wilds, and how many wilds it holds."""
         kinds = self.wild_kinds_for(indicator, opts) if indicator is not None else frozenset()
         c = [0] * T.NUM_KINDS
+        if not kinds and type(self).shape_kind is Variant.shape_kind:
+            # No wilds and every tile its own kind (Sichuan, Guangzhou): a plain count,
+            # asked for every seat's waits at every move.
+            for t in tiles:
+                if t < T.NUM_KINDS:
+                    c[t] += 1
+            return c, 0
         wilds = 0
         for t in tiles:
             if t in kinds:
