@@ -268,14 +268,21 @@ def _hand_state(hand: Hand) -> HandState:
     return HandState.from_json(hand.state)  # deferred by the lock's read: loaded here
 
 
+def _remember(cache: dict, key, value) -> None:
+    """``value`` as ``cache``'s newest entry at ``key`` (None: none there); past
+    ``STATES_KEPT`` entries the oldest written is dropped.  Under ``_STATES_LOCK``."""
+    cache.pop(key, None)
+    if value is None:
+        return
+    if len(cache) >= STATES_KEPT:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
 def _keep_state(hand_id: int, rev: int, state: HandState) -> None:
     with _STATES_LOCK:
-        _STATES.pop(hand_id, None)
-        if state.phase == "ended":
-            return
-        if len(_STATES) >= STATES_KEPT:
-            del _STATES[next(iter(_STATES))]
-        _STATES[hand_id] = (rev, state.version, state)
+        kept = None if state.phase == "ended" else (rev, state.version, state)
+        _remember(_STATES, hand_id, kept)
 
 
 @dataclass(frozen=True)
@@ -298,17 +305,15 @@ def _keep_table(room: Room, hand: Hand, seats: list[Seat]) -> None:
     hand = rows.clone(hand)
     hand.__dict__.pop("state", None)
     with _STATES_LOCK:
-        was = _TABLES.pop(room.pk, None)
+        was = _TABLES.get(room.pk)
         if was is None or seats is not was.seats:  # the kept ones: nobody changes them
             seats = [rows.clone(s) for s in seats]
-        if len(_TABLES) >= STATES_KEPT:
-            del _TABLES[next(iter(_TABLES))]
-        _TABLES[room.pk] = _Table(room, hand, seats)
+        _remember(_TABLES, room.pk, _Table(room, hand, seats))
 
 
 def _drop_table(room_id: int) -> None:
     with _STATES_LOCK:
-        _TABLES.pop(room_id, None)
+        _remember(_TABLES, room_id, None)
 
 
 def _current_hand(room: Room) -> Hand | None:
