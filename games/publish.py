@@ -18,9 +18,9 @@ socket sends.  When occupancy changes, the users concerned are told to ``reseat`
 (group ``room.<id>.user.<uid>``: their sockets re-check which seat, if any, they
 watch).  Views come from ``games.rules.view`` only; nothing here decides visibility.
 
-From a server thread (a socket's or a page's database call) messages are handed to
-the event loop that thread serves and published there in order, without the thread
-waiting for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
+From a server thread (a socket's or a page's database call) or the server's event loop
+itself, messages are handed to that loop and published there in order, without waiting
+for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
 ``games.layers``); elsewhere (a Celery worker, a script) the call publishes and waits.
 """
 
@@ -145,7 +145,15 @@ def _server_loop():
 
 def _queued(item) -> bool:
     """Hand ``item`` (messages, or a call) to the publisher of the running event loop
-    this thread does database work for; False when there is none."""
+    this thread does database work for, or runs; False when there is none."""
+    try:
+        here = asyncio.get_running_loop()  # on the loop itself (``services.hand_act_on_loop``)
+    except RuntimeError:
+        pass
+    else:
+        # Behind what worker threads handed over before: the loop runs callbacks in order.
+        here.call_soon(_hand_over, here, item)
+        return True
     loop = _server_loop()
     if loop is None:
         return False
@@ -198,9 +206,18 @@ def after_sent_on_commit(fn) -> None:
 
 
 def hand_changed_on_commit(
-    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
+    room_id,
+    hand,
+    steps,
+    *,
+    viewers: dict[int, int],
+    private: bool = False,
+    watched: bool = True,
+    on_commit=transaction.on_commit,
 ) -> None:
-    """Queue each step's per-seat states (and the result at the end) for commit.
+    """Queue each step's per-seat states (and the result at the end) for commit
+    (``on_commit``: how; a move written on the event loop's own connection, committed
+    already, sends at once).
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built, nor
@@ -222,7 +239,7 @@ def hand_changed_on_commit(
             end = envelope("hand_end", state.version, payload)
             frames.append([[hand.number, state.version, 1], EVERYONE, dumps(end)])
     message = frames_message(frames)
-    transaction.on_commit(lambda: _send([(room_group(room_id), message)]))
+    on_commit(lambda: _send([(room_group(room_id), message)]))
 
 
 def _to_everyone(room_id, env: dict) -> None:

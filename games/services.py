@@ -30,7 +30,7 @@ from django.utils import timezone
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
-from games import finisher, publish, rows
+from games import finisher, loopdb, publish, rows
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
@@ -53,6 +53,7 @@ from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
     HAND_COLUMNS,
     ROOM_COLUMNS,
+    kept_present_users,
     present_users,
     room_by_id,
     seat_viewers,
@@ -619,24 +620,11 @@ def hand_act(*, room_id, user, version, action) -> int:
     return done if done is not None else _act_locked(room_id, user, version, action)
 
 
-def _act_as_kept(room_id: int, user, version, action) -> int | None:
-    """The action applied to the table as this process last wrote it, in one statement
-    that locks the room and writes only if neither the room's row nor the hand's has
-    changed since (``_TABLES``); the new version, or None when that cannot be known
-    without the lock: no table kept, the table moved, or anything but a plain legal
-    move (refusals, leaving, the hand's end), all left to ``_act_locked``, which decides
-    under the lock as if this had not been tried.
-
-    Everything the locked path reads under the lock is in those two rows or kept
-    against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
-    the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
-    the id of the transaction that wrote the row last)."""
+def _kept_move(room_id: int, user, version, action):
+    """What ``_act_as_kept`` decides before it writes: ``(kept table, hand copy, seat,
+    (new state, events))``, or None when the move is the lock's to decide."""
     kept = _TABLES.get(room_id)
     if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
-        return None
-    if rows.here().in_atomic_block:
-        # Within a transaction of the caller's, a row written twice in it keeps the same
-        # revision (the transaction's id): only a statement of its own can rely on it.
         return None
     if isinstance(version, bool) or not isinstance(version, int):
         return None
@@ -650,10 +638,69 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection) or out[0].phase == "ended":
         return None
+    return kept, hand, seat, out
+
+
+def _act_as_kept(room_id: int, user, version, action) -> int | None:
+    """The action applied to the table as this process last wrote it, in one statement
+    that locks the room and writes only if neither the room's row nor the hand's has
+    changed since (``_TABLES``); the new version, or None when that cannot be known
+    without the lock: no table kept, the table moved, or anything but a plain legal
+    move (refusals, leaving, the hand's end), all left to ``_act_locked``, which decides
+    under the lock as if this had not been tried.
+
+    Everything the locked path reads under the lock is in those two rows or kept
+    against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
+    the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
+    the id of the transaction that wrote the row last)."""
+    if rows.here().in_atomic_block:
+        # Within a transaction of the caller's, a row written twice in it keeps the same
+        # revision (the transaction's id): only a statement of its own can rely on it.
+        return None
+    move = _kept_move(room_id, user, version, action)
+    if move is None:
+        return None
+    kept, hand, seat, out = move
     try:
         _record(kept.room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
     except _Raced:
         return None
+    return hand.version
+
+
+async def hand_act_on_loop(*, room_id, user, version, action) -> int | None:
+    """``_act_as_kept`` on the event loop, its statement on the loop's own connection
+    (``games.loopdb``): no worker thread, no Django connection.  The new version, or
+    None when the move was not made here (the caller then runs ``hand_act`` in a worker
+    thread, which decides as if this had not been tried): ``_act_as_kept``'s cases, and
+    also a room whose lock someone holds (the statement does not wait for it) or whose
+    presence this process has not read since it last changed."""
+    if not loopdb.available() or isinstance(room_id, bool) or not isinstance(room_id, int):
+        return None
+    move = _kept_move(room_id, user, version, action)
+    if move is None:
+        return None
+    kept, hand, seat, out = move
+    room, seats, now = kept.room, kept.seats, timezone.now()
+    # Who is connected, where the move needs it (``_set_deadlines``, ``_written``).
+    users = kept_present_users(room) if _untimed(room) or not room.private else frozenset()
+    if users is None:
+        return None
+    steps = [(seat.index, action, "player", *out)]
+    fields, logged = _write_steps(room, hand, steps, seats, now, users=users)
+    sql, params = rows.update_then_insert_sql(
+        hand,
+        fields,
+        logged,
+        columns={"state_rev": hand.state_rev},
+        xmin=hand.row_xmin,
+        lock=(Room, room.pk, room.row_xmin),
+        wait=False,
+    )
+    written = await loopdb.fetch_value(sql, params)
+    if not written:
+        return None
+    _written(room, hand, steps, seats, now, written, lambda fn: fn(), users=users)
     return hand.version
 
 
@@ -751,26 +798,8 @@ def _record(
     the write locks the room and happens only while both rows are at the revisions
     kept (else ``_Raced``)."""
     now = now or timezone.now()
-    state = steps[-1][3]
-    hand.state = state.to_json()
-    hand.version = state.version
-    fields = ["state", "version", "deadlines", "deadline_at"]
     seats = seats if seats is not None else seats_with_users(room.pk)
-    if state.phase == "ended":
-        hand.status = Hand.Status.ENDED
-        hand.result = state.result
-        hand.ended_at = now
-        hand.deadlines, hand.deadline_at = {}, None
-        fields += ["status", "result", "ended_at"]
-    else:
-        _set_deadlines(room, hand, state, seats, now)
-    # Written out, not compiled by the ORM at every action (``games.rows``); with the
-    # snapshot's new revision (``_hand_state``).
-    hand.state_rev = secrets.randbits(62)
-    logged = [
-        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
-        for seat, action, source, st, _ in steps
-    ]
+    fields, logged = _write_steps(room, hand, steps, seats, now)
     written = rows.update_then_insert(
         hand,
         fields,
@@ -784,14 +813,47 @@ def _record(
         if expect is None and not kept:  # pragma: no cover - the room lock is held
             raise Hand.DoesNotExist(hand.pk)
         raise _Raced
-    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
+    _written(room, hand, steps, seats, now, written, transaction.on_commit)
+
+
+def _write_steps(room, hand, steps, seats, now, *, users=None) -> tuple[list[str], list]:
+    """``hand`` moved on to the last step's state: the fields to write, and the log rows.
+    ``users``: who is connected, if known (``_set_deadlines``)."""
+    state = steps[-1][3]
+    hand.state = state.to_json()
+    hand.version = state.version
+    fields = ["state", "version", "deadlines", "deadline_at"]
+    if state.phase == "ended":
+        hand.status = Hand.Status.ENDED
+        hand.result = state.result
+        hand.ended_at = now
+        hand.deadlines, hand.deadline_at = {}, None
+        fields += ["status", "result", "ended_at"]
+    else:
+        _set_deadlines(room, hand, state, seats, now, users=users)
+    # Written out, not compiled by the ORM at every action (``games.rows``); with the
+    # snapshot's new revision (``_hand_state``).
+    hand.state_rev = secrets.randbits(62)
+    logged = [
+        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
+        for seat, action, source, st, _ in steps
+    ]
+    return fields, logged
+
+
+def _written(room, hand, steps, seats, now, written: str, on_commit, *, users=None) -> None:
+    """What follows a write of ``steps``, each part handed to ``on_commit``: the kept
+    state and table, the seats' messages, the hand's end.  ``users``: who is connected,
+    if known."""
+    state = steps[-1][3]
+    on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
     if written and getattr(room, "row_xmin", None) and state.phase != "ended":
         # Read under the lock (or kept, and checked by this write) and not written here:
         # the room's revision is still the one read.
         hand.row_xmin = written
-        transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
+        on_commit(functools.partial(_keep_table, room, hand, seats))
     else:
-        transaction.on_commit(functools.partial(_drop_table, room.pk))
+        on_commit(functools.partial(_drop_table, room.pk))
     publish.hand_changed_on_commit(
         room.pk,
         hand,
@@ -800,7 +862,8 @@ def _record(
         private=room.private,
         # A spectator's presence row is written under the room's row lock: one not counted
         # here connected after this action and starts from a snapshot taken after it.
-        watched=not room.private and watching(room, seats, now),
+        watched=not room.private and watching(room, seats, now, users=users),
+        on_commit=on_commit,
     )
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
@@ -826,15 +889,19 @@ def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
     return delay
 
 
-def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+def _set_deadlines(
+    room: Room, hand: Hand, state, seats: list[Seat], now: datetime, *, users=None
+) -> None:
     """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
-    the version the table came to this decision point at (``_same_decision``)."""
+    the version the table came to this decision point at (``_same_decision``).
+    ``users``: who is connected, if known (else read)."""
     key = _decision_key(state)
     same = hand.deadlines.get("key") == key
     old = hand.deadlines.get("seats", {}) if same else {}
     since = hand.deadlines.get("since") if same else state.version
     # Presence only matters at a table without timers: spare everyone else the query.
-    users = present_users(room, now) if _untimed(room) else frozenset()
+    if users is None:
+        users = present_users(room, now) if _untimed(room) else frozenset()
     present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in awaited(state):

@@ -1,0 +1,105 @@
+"""The table server's own PostgreSQL connection, on its event loop (issue 15).
+
+A move at a table this process wrote last is one statement (``services._act_as_kept``).
+Run through Django, the event loop hands it to a worker thread and waits for the
+thread's answer (a futex wake each way: 0.1-0.2 ms of CPU on this project's machines,
+about as much as the statement's own work) and Django's cursor layer wraps it.  Here
+the statement goes out on a psycopg ``AsyncConnection`` that the loop itself waits on:
+no thread, no Django connection (Django refuses database work on the loop's thread).
+
+One connection per event loop, made on first use with the settings of Django's
+default database, in autocommit: each statement is its own transaction.  Statements
+queue on it one at a time, so none may wait long: a move's statement skips a room
+whose lock someone holds (``SKIP LOCKED``: it then writes nothing and the move is
+decided in a worker thread, under the lock), and ``LOCK_TIMEOUT_MS`` bounds any other
+wait.  A statement that fails is reported as no row; a connection that broke is
+dropped, and the next statement makes a new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import psycopg
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+
+log = logging.getLogger(__name__)
+
+LOCK_TIMEOUT_MS = 200
+
+
+class _Slot:
+    def __init__(self, loop):
+        self.loop = loop
+        self.conn: psycopg.AsyncConnection | None = None
+        self.opening = asyncio.Lock()
+
+
+# Per event loop: its connection (Daphne has one loop; a test's loops come and go, and
+# a loop that closed has its connection closed with the next one made, or by
+# ``close_all``).
+_SLOTS: dict[int, _Slot] = {}
+
+
+def available() -> bool:
+    """Whether moves may go out on the loop's connection: on PostgreSQL, unless
+    ``GAME_LOOP_DB`` is off."""
+    return settings.GAME_LOOP_DB and connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+
+
+async def _connect() -> psycopg.AsyncConnection:
+    params = connections[DEFAULT_DB_ALIAS].get_connection_params()  # builds a dict only
+    params.pop("cursor_factory", None)  # Django's, for its own (sync) connections
+    conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    await conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+    if settings.GAME_SOCKET_ASYNC_COMMIT:  # as the server's other connections (config.asgi)
+        await conn.execute("SET synchronous_commit TO off")
+    return conn
+
+
+async def _connection() -> psycopg.AsyncConnection:
+    loop = asyncio.get_running_loop()
+    slot = _SLOTS.get(id(loop))
+    if slot is None or slot.loop is not loop:
+        _close(lambda s: s.loop.is_closed())
+        slot = _SLOTS[id(loop)] = _Slot(loop)
+    if slot.conn is None or slot.conn.closed:
+        async with slot.opening:
+            if slot.conn is None or slot.conn.closed:
+                slot.conn = await _connect()
+    return slot.conn
+
+
+async def fetch_value(sql: str, params: list):
+    """The first column of the statement's first row; None: it returned no row, or it
+    failed (logged)."""
+    conn = None
+    try:
+        conn = await _connection()
+        cur = await conn.execute(sql, params)
+        row = await cur.fetchone()
+    except psycopg.Error as e:
+        if conn is not None and conn.broken:
+            log.warning("the event loop's database connection broke: %s", e)
+            await conn.close()
+        else:
+            log.info("statement on the event loop's connection failed: %s", e)
+        return None
+    return None if row is None else row[0]
+
+
+def close_all() -> None:
+    """Close every loop's connection, whether or not its loop still runs (libpq's
+    ``finish`` is not awaited): a test's loops end with the test, their connections
+    must not outlive it."""
+    _close(lambda slot: True)
+
+
+def _close(which) -> None:
+    for key, slot in list(_SLOTS.items()):
+        if which(slot):
+            del _SLOTS[key]
+            if slot.conn is not None and not slot.conn.closed:
+                slot.conn.pgconn.finish()
