@@ -12,8 +12,9 @@ default database, in autocommit: each statement is its own transaction.  Stateme
 queue on it one at a time, so none may wait long: a move's statement skips a room
 whose lock someone holds (``SKIP LOCKED``: it then writes nothing and the move is
 decided in a worker thread, under the lock), and ``LOCK_TIMEOUT_MS`` bounds any other
-wait.  A statement that fails is reported as no row; a connection that broke is
-dropped, and the next statement makes a new one.
+wait.  A statement that fails is reported as no row; a connection left anything but
+idle (broken, or its statement's task cancelled before the answer came) is closed,
+and the next statement makes a new one.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ import logging
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from psycopg.pq import TransactionStatus
 
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_MS = 200
+APPLICATION_NAME = "table-loop"  # how its connections show in pg_stat_activity
+IDLE = TransactionStatus.IDLE
 
 
 class _Slot:
@@ -52,6 +56,7 @@ def available() -> bool:
 async def _connect() -> psycopg.AsyncConnection:
     params = connections[DEFAULT_DB_ALIAS].get_connection_params()  # builds a dict only
     params.pop("cursor_factory", None)  # Django's, for its own (sync) connections
+    params.setdefault("application_name", APPLICATION_NAME)
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
     await conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
     if settings.GAME_SOCKET_ASYNC_COMMIT:  # as the server's other connections (config.asgi)
@@ -81,13 +86,19 @@ async def fetch_value(sql: str, params: list):
         cur = await conn.execute(sql, params)
         row = await cur.fetchone()
     except psycopg.Error as e:
-        if conn is not None and conn.broken:
-            log.warning("the event loop's database connection broke: %s", e)
-            await conn.close()
-        else:
-            log.info("statement on the event loop's connection failed: %s", e)
+        log.warning("statement on the event loop's connection failed: %s", e)
+        _drop_if_unusable(conn)
         return None
+    except BaseException:  # cancelled while the statement ran: its answer is still due
+        _drop_if_unusable(conn)
+        raise
     return None if row is None else row[0]
+
+
+def _drop_if_unusable(conn: psycopg.AsyncConnection | None) -> None:
+    """Close ``conn`` unless it is idle and sound (the next statement makes a new one)."""
+    if conn is not None and not conn.closed and conn.info.transaction_status != IDLE:
+        conn.pgconn.finish()
 
 
 def close_all() -> None:

@@ -23,7 +23,7 @@ import threading
 import time
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections, connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -269,3 +269,43 @@ def test_a_kept_move_on_the_event_loop_is_the_same_statement_without_a_thread(ma
     assert not HandAction.objects.filter(hand=hand, seq=hand.version + 1).exists()
     version, _ = _act(room, user, hand.version, action)
     assert version == hand.version + 1
+
+
+def test_the_loops_connection_is_made_anew_when_the_database_ends_it(make_user):
+    room, users = _table(make_user, "b")
+    for _ in range(2):
+        hand, _, user, action = _move(room, users)
+        _act(room, user, hand.version, action)
+    if connection.vendor != POSTGRESQL:
+        hand, _, user, action = _move(room, users)
+        assert _on_loop(room, user, hand.version, action)[0] is None
+        return
+
+    def end_loop_connections() -> int:
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE application_name = %s",
+                [loopdb.APPLICATION_NAME],
+            )
+            return cur.fetchone()[0]
+
+    async def run():
+        move = sync_to_async(_move)
+        hand, _, user, action = await move(room, users)
+        args = {"room_id": room.pk, "user": user, "action": action}
+        assert await services.hand_act_on_loop(**args, version=hand.version) == hand.version + 1
+        assert await sync_to_async(end_loop_connections)() == 1
+        hand, _, user, action = await move(room, users)
+        args = {"room_id": room.pk, "user": user, "action": action}
+        # The statement finds its connection gone: not made (the thread's to make)...
+        assert await services.hand_act_on_loop(**args, version=hand.version) is None
+        # ...and the next one goes out on a new connection.
+        assert await services.hand_act_on_loop(**args, version=hand.version) == hand.version + 1
+
+    before = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    async_to_sync(run)()
+    hand = Hand.objects.get(pk=before.pk)
+    assert hand.version == before.version + 2
+    logged = HandAction.objects.filter(hand=hand, seq__gt=before.version)
+    assert sorted(logged.values_list("seq", flat=True)) == [before.version + 1, hand.version]
