@@ -7,9 +7,10 @@ about as much as the statement's own work) and Django's cursor layer wraps it.  
 the statement goes out on a psycopg ``AsyncConnection`` that the loop itself waits on:
 no thread, no Django connection (Django refuses database work on the loop's thread).
 
-One connection per event loop, made on first use with the settings of Django's
-default database, in autocommit: each statement is its own transaction.  Statements
-queue on it one at a time, so none may wait long: a move's statement skips a room
+A few connections per event loop (``CONNECTIONS``), each made on first use with the
+settings of Django's default database, in autocommit: each statement is its own
+transaction, sent on the least busy connection.  Statements queue on a connection one
+at a time, so none may wait long: a move's statement skips a room
 whose lock someone holds (``SKIP LOCKED``: it then writes nothing and the move is
 decided in a worker thread, under the lock), and ``LOCK_TIMEOUT_MS`` bounds any other
 wait.  A statement that fails is reported as no row; a connection left anything but
@@ -30,20 +31,25 @@ from psycopg.pq import TransactionStatus
 log = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_MS = 200
+# Statements queue on a connection one at a time; a few connections keep one slow answer
+# (a busy database) from holding up every table of the process.
+CONNECTIONS = 3
 APPLICATION_NAME = "table-loop"  # how its connections show in pg_stat_activity
 IDLE = TransactionStatus.IDLE
 
 
 class _Slot:
+    """An event loop's connections: ``CONNECTIONS`` of them, each made on first use."""
+
     def __init__(self, loop):
         self.loop = loop
-        self.conn: psycopg.AsyncConnection | None = None
-        self.opening = asyncio.Lock()
+        self.conns: list[psycopg.AsyncConnection | None] = [None] * CONNECTIONS
+        self.busy = [0] * CONNECTIONS  # statements sent or waiting on each
+        self.opening = [asyncio.Lock() for _ in range(CONNECTIONS)]
 
 
-# Per event loop: its connection (Daphne has one loop; a test's loops come and go, and
-# a loop that closed has its connection closed with the next one made, or by
-# ``close_all``).
+# Per event loop (Daphne has one; a test's loops come and go, and a loop that closed has
+# its connections closed when another loop makes its own, or by ``close_all``).
 _SLOTS: dict[int, _Slot] = {}
 
 
@@ -64,25 +70,29 @@ async def _connect() -> psycopg.AsyncConnection:
     return conn
 
 
-async def _connection() -> psycopg.AsyncConnection:
+def _slot() -> _Slot:
     loop = asyncio.get_running_loop()
     slot = _SLOTS.get(id(loop))
-    if slot is None or slot.loop is not loop:
+    if slot is None:
         _close(lambda s: s.loop.is_closed())
         slot = _SLOTS[id(loop)] = _Slot(loop)
-    if slot.conn is None or slot.conn.closed:
-        async with slot.opening:
-            if slot.conn is None or slot.conn.closed:
-                slot.conn = await _connect()
-    return slot.conn
+    return slot
 
 
 async def fetch_value(sql: str, params: list):
     """The first column of the statement's first row; None: it returned no row, or it
-    failed (logged)."""
+    failed (logged).  Sent on the loop's least busy connection."""
+    slot = _slot()
+    k = min(range(CONNECTIONS), key=slot.busy.__getitem__)
+    slot.busy[k] += 1
     conn = None
     try:
-        conn = await _connection()
+        conn = slot.conns[k]
+        if conn is None or conn.closed:
+            async with slot.opening[k]:
+                if slot.conns[k] is None or slot.conns[k].closed:
+                    slot.conns[k] = await _connect()
+            conn = slot.conns[k]
         cur = await conn.execute(sql, params)
         row = await cur.fetchone()
     except psycopg.Error as e:
@@ -92,6 +102,8 @@ async def fetch_value(sql: str, params: list):
     except BaseException:  # cancelled while the statement ran: its answer is still due
         _drop_if_unusable(conn)
         raise
+    finally:
+        slot.busy[k] -= 1
     return None if row is None else row[0]
 
 
@@ -112,5 +124,6 @@ def _close(which) -> None:
     for key, slot in list(_SLOTS.items()):
         if which(slot):
             del _SLOTS[key]
-            if slot.conn is not None and not slot.conn.closed:
-                slot.conn.pgconn.finish()
+            for conn in slot.conns:
+                if conn is not None and not conn.closed:
+                    conn.pgconn.finish()
