@@ -415,8 +415,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # A move at a table this process wrote last: on the loop, one statement; anything
         # else in parallel threads (actions at different tables side by side), the room
         # lock ordering them.
-        if await services.hand_act_on_loop(**act) is None:
-            await _db(services.hand_act, parallel=True)(**act)
+        on_loop = services.moves_on_loop()
+        if on_loop and await services.hand_act_on_loop(**act) is not None:
+            return
+        await _db(services.hand_act, parallel=True)(**act, kept=not on_loop)
 
     async def _send_snapshot(self, *, backlog: bool = False):
         async with self.seq_lock:

@@ -78,7 +78,9 @@ async def _publisher(queue: asyncio.Queue) -> None:
     loop = asyncio.get_running_loop()
     try:
         while True:
+            queue.busy = False
             items = [await queue.get()]
+            queue.busy = True
             while not queue.empty():
                 items.append(queue.get_nowait())
             batch: list = []
@@ -121,12 +123,21 @@ def _logged(future) -> None:
         log.error("after-publish call failed", exc_info=future.exception())
 
 
+async def drained() -> None:
+    """Return once this loop's publisher has sent everything handed to it so far (a loop
+    that ends with a send in flight cuts it off: tests' loops)."""
+    queue = _QUEUES.get(asyncio.get_running_loop())
+    while queue is not None and (queue.busy or not queue.empty()):
+        await asyncio.sleep(0.005)
+
+
 def _hand_over(loop, item) -> None:
     """On ``loop``: queue ``item`` (messages, or a call) for its publisher task (started on
     first use)."""
     queue = _QUEUES.get(loop)
     if queue is None:
         queue = _QUEUES[loop] = asyncio.Queue()
+        queue.busy = False  # taken from the queue and not yet sent
         queue.task = loop.create_task(_publisher(queue))  # a strong reference, till it ends
     queue.put_nowait(item)
 

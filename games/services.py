@@ -15,6 +15,7 @@ deadline sweeper all call these functions.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import secrets
@@ -614,13 +615,14 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     return room, hand
 
 
-def hand_act(*, room_id, user, version, action) -> int:
-    """Apply a seated player's action; returns the new version."""
+def hand_act(*, room_id, user, version, action, kept: bool = True) -> int:
+    """Apply a seated player's action; returns the new version.  ``kept`` False: do not
+    try the table this process kept (``hand_act_on_loop`` just did)."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         raise ServiceError("no_room", "no such room", 404) from None
-    done = _act_as_kept(room_id, user, version, action)
+    done = _act_as_kept(room_id, user, version, action) if kept else None
     return done if done is not None else _act_locked(room_id, user, version, action)
 
 
@@ -672,15 +674,45 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     return hand.version
 
 
+def moves_on_loop() -> bool:
+    """Whether the table socket tries ``hand_act_on_loop`` before ``hand_act``."""
+    return loopdb.available()
+
+
+# (event loop, room id) -> [lock, users]: one move of a room at a time on the loop.
+_LOOP_MOVES: dict[tuple[int, int], list] = {}
+
+
 async def hand_act_on_loop(*, room_id, user, version, action) -> int | None:
     """``_act_as_kept`` on the event loop, its statement on the loop's own connection
     (``games.loopdb``): no worker thread, no Django connection.  The new version, or
     None when the move was not made here (the caller then runs ``hand_act`` in a worker
-    thread, which decides as if this had not been tried): ``_act_as_kept``'s cases, and
-    also a room whose lock someone holds (the statement does not wait for it) or whose
-    presence this process has not read since it last changed."""
-    if not loopdb.available() or isinstance(room_id, bool) or not isinstance(room_id, int):
+    thread, which decides under the lock as if this had not been tried):
+    ``_act_as_kept``'s cases, and also a room whose lock someone holds (the statement
+    does not wait for it) or whose presence this process has not read since it last
+    changed.
+
+    A room's moves here take turns: seats answering one decision together (Sichuan's
+    定缺, a claim window's passes) would otherwise each decide on the same kept table,
+    and all but the first write nothing and go to the lock; in turn, each decides on
+    the table as the one before left it."""
+    if not moves_on_loop() or isinstance(room_id, bool) or not isinstance(room_id, int):
         return None
+    key = (id(asyncio.get_running_loop()), room_id)
+    turn = _LOOP_MOVES.get(key)
+    if turn is None:
+        turn = _LOOP_MOVES[key] = [asyncio.Lock(), 0]
+    turn[1] += 1
+    try:
+        async with turn[0]:
+            return await _act_on_loop(room_id, user, version, action)
+    finally:
+        turn[1] -= 1
+        if not turn[1]:
+            del _LOOP_MOVES[key]
+
+
+async def _act_on_loop(room_id: int, user, version, action) -> int | None:
     move = _kept_move(room_id, user, version, action)
     if move is None:
         return None

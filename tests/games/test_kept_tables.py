@@ -206,6 +206,7 @@ def _on_loop(room, user, version, action, *, listen: bool = False):
             except TimeoutError:
                 pass
             await layer.group_discard(publish.room_group(room.pk), channel)
+        await publish.drained()  # the test's loop ends here: no send cut off
         return done, frames
 
     return async_to_sync(run)()
@@ -302,6 +303,7 @@ def test_the_loops_connection_is_made_anew_when_the_database_ends_it(make_user):
         assert await services.hand_act_on_loop(**args, version=hand.version) is None
         # ...and the next one goes out on a new connection.
         assert await services.hand_act_on_loop(**args, version=hand.version) == hand.version + 1
+        await publish.drained()
 
     before = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
     async_to_sync(run)()
@@ -309,3 +311,43 @@ def test_the_loops_connection_is_made_anew_when_the_database_ends_it(make_user):
     assert hand.version == before.version + 2
     logged = HandAction.objects.filter(hand=hand, seq__gt=before.version)
     assert sorted(logged.values_list("seq", flat=True)) == [before.version + 1, hand.version]
+
+
+def test_seats_answering_one_decision_together_take_turns_on_the_loop(make_user):
+    """Sichuan's 定缺: every seat answers the same decision at once.  On the loop each
+    decides on the table as the answer before it left it, so every one is written there
+    (none decided on a table already moved on, refused by the write, and sent on to the
+    lock)."""
+    room, users = _table(make_user, "t")
+    hand, state, user, action = _move(room, users)
+    assert state.phase == "ding_que" and len(awaited(state)) == 4
+    _act(room, user, hand.version, action)
+    hand = Hand.objects.get(pk=hand.pk)
+    state = HandState.from_json(hand.state)
+    rest = awaited(state)
+    assert len(rest) == 3
+
+    async def together():
+        done = await asyncio.gather(
+            *(
+                services.hand_act_on_loop(
+                    room_id=room.pk,
+                    user=users[seat],
+                    version=hand.version,
+                    action=choose_action(state, seat),
+                )
+                for seat in rest
+            )
+        )
+        await publish.drained()
+        return done
+
+    done = async_to_sync(together)()
+    if connection.vendor != POSTGRESQL:
+        assert done == [None] * 3  # nothing kept: each is the thread's to decide
+        return
+    assert sorted(done) == [hand.version + 1, hand.version + 2, hand.version + 3]
+    after = Hand.objects.get(pk=hand.pk)
+    assert HandState.from_json(after.state).phase != "ding_que"
+    assert HandAction.objects.filter(hand=hand, seq__gt=hand.version).count() == 3
+    assert not services._LOOP_MOVES  # nothing left behind
