@@ -305,6 +305,3 @@ GAME_ECHO_ENDPOINT = env_bool("GAME_ECHO_ENDPOINT", False)
 # machine, not a restart, can lose the last ~0.6 s of moves; any later durable commit
 # (a settlement, a page's or the API's write) makes everything before it durable too.
 GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)
-# PostgreSQL: a move at a table the socket server wrote last goes out on its event loop's
-# own connection (games/loopdb.py) instead of through a worker thread and Django.
-GAME_LOOP_DB = env_bool("GAME_LOOP_DB", True)

@@ -410,15 +410,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
-        act = {"room_id": self.room_id, "user": self.user, "version": msg.get("v")}
-        act["action"] = msg["action"]
-        # A move at a table this process wrote last: on the loop, one statement; anything
-        # else in parallel threads (actions at different tables side by side), the room
-        # lock ordering them.
-        on_loop = services.moves_on_loop()
-        if on_loop and await services.hand_act_on_loop(**act) is not None:
-            return
-        await _db(services.hand_act, parallel=True)(**act, kept=not on_loop)
+        # Actions at different tables run in parallel threads; the room lock orders them.
+        await _db(services.hand_act, parallel=True)(
+            room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
+        )
 
     async def _send_snapshot(self, *, backlog: bool = False):
         async with self.seq_lock:

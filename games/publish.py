@@ -18,9 +18,9 @@ socket sends.  When occupancy changes, the users concerned are told to ``reseat`
 (group ``room.<id>.user.<uid>``: their sockets re-check which seat, if any, they
 watch).  Views come from ``games.rules.view`` only; nothing here decides visibility.
 
-From a server thread (a socket's or a page's database call) or the server's event loop
-itself, messages are handed to that loop and published there in order, without waiting
-for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
+From a server thread (a socket's or a page's database call) messages are handed to
+the event loop that thread serves and published there in order, without the thread
+waiting for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
 ``games.layers``); elsewhere (a Celery worker, a script) the call publishes and waits.
 """
 
@@ -78,9 +78,7 @@ async def _publisher(queue: asyncio.Queue) -> None:
     loop = asyncio.get_running_loop()
     try:
         while True:
-            queue.busy = False
             items = [await queue.get()]
-            queue.busy = True
             while not queue.empty():
                 items.append(queue.get_nowait())
             batch: list = []
@@ -123,21 +121,12 @@ def _logged(future) -> None:
         log.error("after-publish call failed", exc_info=future.exception())
 
 
-async def drained() -> None:
-    """Return once this loop's publisher has sent everything handed to it so far (a loop
-    that ends with a send in flight cuts it off: tests' loops)."""
-    queue = _QUEUES.get(asyncio.get_running_loop())
-    while queue is not None and (queue.busy or not queue.empty()):
-        await asyncio.sleep(0.005)
-
-
 def _hand_over(loop, item) -> None:
     """On ``loop``: queue ``item`` (messages, or a call) for its publisher task (started on
     first use)."""
     queue = _QUEUES.get(loop)
     if queue is None:
         queue = _QUEUES[loop] = asyncio.Queue()
-        queue.busy = False  # taken from the queue and not yet sent
         queue.task = loop.create_task(_publisher(queue))  # a strong reference, till it ends
     queue.put_nowait(item)
 
@@ -156,15 +145,7 @@ def _server_loop():
 
 def _queued(item) -> bool:
     """Hand ``item`` (messages, or a call) to the publisher of the running event loop
-    this thread does database work for, or runs; False when there is none."""
-    try:
-        here = asyncio.get_running_loop()  # on the loop itself (``services.hand_act_on_loop``)
-    except RuntimeError:
-        pass
-    else:
-        # Behind what worker threads handed over before: the loop runs callbacks in order.
-        here.call_soon(_hand_over, here, item)
-        return True
+    this thread does database work for; False when there is none."""
     loop = _server_loop()
     if loop is None:
         return False
@@ -217,18 +198,9 @@ def after_sent_on_commit(fn) -> None:
 
 
 def hand_changed_on_commit(
-    room_id,
-    hand,
-    steps,
-    *,
-    viewers: dict[int, int],
-    private: bool = False,
-    watched: bool = True,
-    on_commit=transaction.on_commit,
+    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
 ) -> None:
-    """Queue each step's per-seat states (and the result at the end) for commit
-    (``on_commit``: how; a move written on the event loop's own connection, committed
-    already, sends at once).
+    """Queue each step's per-seat states (and the result at the end) for commit.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built, nor
@@ -250,7 +222,7 @@ def hand_changed_on_commit(
             end = envelope("hand_end", state.version, payload)
             frames.append([[hand.number, state.version, 1], EVERYONE, dumps(end)])
     message = frames_message(frames)
-    on_commit(lambda: _send([(room_group(room_id), message)]))
+    transaction.on_commit(lambda: _send([(room_group(room_id), message)]))
 
 
 def _to_everyone(room_id, env: dict) -> None:

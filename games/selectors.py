@@ -198,19 +198,10 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
     return users
 
 
-def kept_present_users(room: Room) -> frozenset[int] | None:
-    """``present_users`` from this process's cache alone; None when it has not read them
-    at the room's current ``presence_rev``."""
-    hit = _PRESENT.get(room.pk)
-    return hit[1] if hit is not None and hit[0] == room.presence_rev else None
-
-
-def watching(room: Room, seats, now: datetime | None = None, *, users=None) -> bool:
+def watching(room: Room, seats, now: datetime | None = None) -> bool:
     """Whether anyone but its players has a fresh socket at ``room`` (read under the room
-    lock, so from ``present_users``' cache); ``users``: those, if known."""
-    if users is None:
-        users = present_users(room, now)
-    return _presence_of(seats, users)[1] > 0
+    lock, so from ``present_users``' cache)."""
+    return _presence_of(seats, present_users(room, now))[1] > 0
 
 
 def watcher_count(room_id, now: datetime | None = None) -> int:

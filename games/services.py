@@ -15,7 +15,6 @@ deadline sweeper all call these functions.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import secrets
@@ -31,7 +30,7 @@ from django.utils import timezone
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
-from games import finisher, loopdb, publish, rows
+from games import finisher, publish, rows
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
@@ -54,7 +53,6 @@ from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
     HAND_COLUMNS,
     ROOM_COLUMNS,
-    kept_present_users,
     present_users,
     room_by_id,
     seat_viewers,
@@ -456,8 +454,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
     room = _lock_room(room_id)
-    seats = seats_with_users(room.pk)
-    seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
+    seat = next((s for s in seats_with_users(room.pk) if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
     if room.status == Room.Status.FINISHED:
@@ -474,17 +471,17 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         seat.client_seed = seed
         fields.append("client_seed")
     seat.save(update_fields=fields)
-    if _maybe_start_hand(room, seats=seats) is None:
-        _auto_ready_clock(room, seats)
+    if _maybe_start_hand(room) is None:
+        _auto_ready_clock(room)
     publish.room_changed_on_commit(room.pk, merge=True)
     return room
 
 
-def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
+def _auto_ready_clock(room: Room) -> None:
     """Where the rules give the last player a countdown (``auto_ready_seconds``, Ningbo),
-    start it once everyone else is ready: the hand then starts without them waiting.
-    ``seats``: as they are now (room locked)."""
+    start it once everyone else is ready: the hand then starts without them waiting."""
     seconds = room.rules.get("auto_ready_seconds")
+    seats = seats_with_users(room.pk)
     if not seconds or any(s.user_id is None for s in seats):
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
@@ -495,16 +492,13 @@ def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
         room.save(update_fields=["next_hand_at"])
 
 
-def _maybe_start_hand(
-    room: Room, *, force: bool = False, seats: list[Seat] | None = None
-) -> Hand | None:
+def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
     """Start the next hand if four seats are filled and every human is ready.
 
-    ``force`` (the between-hands timer) starts it with whoever is not ready; ``seats``:
-    the room's seats as they are now, if the caller has them (room locked)."""
+    ``force`` (the between-hands timer) starts it with whoever is not ready."""
     if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
         return None
-    seats = seats if seats is not None else seats_with_users(room.pk)
+    seats = seats_with_users(room.pk)
     if any(s.user_id is None for s in seats):
         if not (force and room.status == Room.Status.PLAYING):
             return None
@@ -615,36 +609,14 @@ def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
     return room, hand
 
 
-def hand_act(*, room_id, user, version, action, kept: bool = True) -> int:
-    """Apply a seated player's action; returns the new version.  ``kept`` False: do not
-    try the table this process kept (``hand_act_on_loop`` just did)."""
+def hand_act(*, room_id, user, version, action) -> int:
+    """Apply a seated player's action; returns the new version."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         raise ServiceError("no_room", "no such room", 404) from None
-    done = _act_as_kept(room_id, user, version, action) if kept else None
+    done = _act_as_kept(room_id, user, version, action)
     return done if done is not None else _act_locked(room_id, user, version, action)
-
-
-def _kept_move(room_id: int, user, version, action):
-    """What ``_act_as_kept`` decides before it writes: ``(kept table, hand copy, seat,
-    (new state, events))``, or None when the move is the lock's to decide."""
-    kept = _TABLES.get(room_id)
-    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
-        return None
-    if isinstance(version, bool) or not isinstance(version, int):
-        return None
-    seat = next((s for s in kept.seats if s.user_id == user.pk and not s.left), None)
-    hit = _STATES.get(kept.hand.pk)
-    if seat is None or hit is None or hit[:2] != (kept.hand.state_rev, kept.hand.version):
-        return None
-    hand, state = rows.clone(kept.hand), hit[2]
-    if version != hand.version and not _same_decision(hand, state, version):
-        return None
-    out = apply(state, seat.index, action)
-    if isinstance(out, Rejection) or out[0].phase == "ended":
-        return None
-    return kept, hand, seat, out
 
 
 def _act_as_kept(room_id: int, user, version, action) -> int | None:
@@ -659,84 +631,29 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
     the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
     the id of the transaction that wrote the row last)."""
+    kept = _TABLES.get(room_id)
+    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
+        return None
     if rows.here().in_atomic_block:
         # Within a transaction of the caller's, a row written twice in it keeps the same
         # revision (the transaction's id): only a statement of its own can rely on it.
         return None
-    move = _kept_move(room_id, user, version, action)
-    if move is None:
+    if isinstance(version, bool) or not isinstance(version, int):
         return None
-    kept, hand, seat, out = move
+    seat = next((s for s in kept.seats if s.user_id == user.pk and not s.left), None)
+    hit = _STATES.get(kept.hand.pk)
+    if seat is None or hit is None or hit[:2] != (kept.hand.state_rev, kept.hand.version):
+        return None
+    hand, state = rows.clone(kept.hand), hit[2]
+    if version != hand.version and not _same_decision(hand, state, version):
+        return None
+    out = apply(state, seat.index, action)
+    if isinstance(out, Rejection) or out[0].phase == "ended":
+        return None
     try:
         _record(kept.room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
     except _Raced:
         return None
-    return hand.version
-
-
-def moves_on_loop() -> bool:
-    """Whether the table socket tries ``hand_act_on_loop`` before ``hand_act``."""
-    return loopdb.available()
-
-
-# (event loop, room id) -> [lock, users]: one move of a room at a time on the loop.
-_LOOP_MOVES: dict[tuple[int, int], list] = {}
-
-
-async def hand_act_on_loop(*, room_id, user, version, action) -> int | None:
-    """``_act_as_kept`` on the event loop, its statement on the loop's own connection
-    (``games.loopdb``): no worker thread, no Django connection.  The new version, or
-    None when the move was not made here (the caller then runs ``hand_act`` in a worker
-    thread, which decides under the lock as if this had not been tried):
-    ``_act_as_kept``'s cases, and also a room whose lock someone holds (the statement
-    does not wait for it) or whose presence this process has not read since it last
-    changed.
-
-    A room's moves here take turns: seats answering one decision together (Sichuan's
-    定缺, a claim window's passes) would otherwise each decide on the same kept table,
-    and all but the first write nothing and go to the lock; in turn, each decides on
-    the table as the one before left it."""
-    if not moves_on_loop() or isinstance(room_id, bool) or not isinstance(room_id, int):
-        return None
-    key = (id(asyncio.get_running_loop()), room_id)
-    turn = _LOOP_MOVES.get(key)
-    if turn is None:
-        turn = _LOOP_MOVES[key] = [asyncio.Lock(), 0]
-    turn[1] += 1
-    try:
-        async with turn[0]:
-            return await _act_on_loop(room_id, user, version, action)
-    finally:
-        turn[1] -= 1
-        if not turn[1]:
-            del _LOOP_MOVES[key]
-
-
-async def _act_on_loop(room_id: int, user, version, action) -> int | None:
-    move = _kept_move(room_id, user, version, action)
-    if move is None:
-        return None
-    kept, hand, seat, out = move
-    room, seats, now = kept.room, kept.seats, timezone.now()
-    # Who is connected, where the move needs it (``_set_deadlines``, ``_written``).
-    users = kept_present_users(room) if _untimed(room) or not room.private else frozenset()
-    if users is None:
-        return None
-    steps = [(seat.index, action, "player", *out)]
-    fields, logged = _write_steps(room, hand, steps, seats, now, users=users)
-    sql, params = rows.update_then_insert_sql(
-        hand,
-        fields,
-        logged,
-        columns={"state_rev": hand.state_rev},
-        xmin=hand.row_xmin,
-        lock=(Room, room.pk, room.row_xmin),
-        wait=False,
-    )
-    written = await loopdb.fetch_value(sql, params)
-    if not written:
-        return None
-    _written(room, hand, steps, seats, now, written, lambda fn: fn(), users=users)
     return hand.version
 
 
@@ -834,8 +751,26 @@ def _record(
     the write locks the room and happens only while both rows are at the revisions
     kept (else ``_Raced``)."""
     now = now or timezone.now()
+    state = steps[-1][3]
+    hand.state = state.to_json()
+    hand.version = state.version
+    fields = ["state", "version", "deadlines", "deadline_at"]
     seats = seats if seats is not None else seats_with_users(room.pk)
-    fields, logged = _write_steps(room, hand, steps, seats, now)
+    if state.phase == "ended":
+        hand.status = Hand.Status.ENDED
+        hand.result = state.result
+        hand.ended_at = now
+        hand.deadlines, hand.deadline_at = {}, None
+        fields += ["status", "result", "ended_at"]
+    else:
+        _set_deadlines(room, hand, state, seats, now)
+    # Written out, not compiled by the ORM at every action (``games.rows``); with the
+    # snapshot's new revision (``_hand_state``).
+    hand.state_rev = secrets.randbits(62)
+    logged = [
+        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
+        for seat, action, source, st, _ in steps
+    ]
     written = rows.update_then_insert(
         hand,
         fields,
@@ -849,47 +784,14 @@ def _record(
         if expect is None and not kept:  # pragma: no cover - the room lock is held
             raise Hand.DoesNotExist(hand.pk)
         raise _Raced
-    _written(room, hand, steps, seats, now, written, transaction.on_commit)
-
-
-def _write_steps(room, hand, steps, seats, now, *, users=None) -> tuple[list[str], list]:
-    """``hand`` moved on to the last step's state: the fields to write, and the log rows.
-    ``users``: who is connected, if known (``_set_deadlines``)."""
-    state = steps[-1][3]
-    hand.state = state.to_json()
-    hand.version = state.version
-    fields = ["state", "version", "deadlines", "deadline_at"]
-    if state.phase == "ended":
-        hand.status = Hand.Status.ENDED
-        hand.result = state.result
-        hand.ended_at = now
-        hand.deadlines, hand.deadline_at = {}, None
-        fields += ["status", "result", "ended_at"]
-    else:
-        _set_deadlines(room, hand, state, seats, now, users=users)
-    # Written out, not compiled by the ORM at every action (``games.rows``); with the
-    # snapshot's new revision (``_hand_state``).
-    hand.state_rev = secrets.randbits(62)
-    logged = [
-        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
-        for seat, action, source, st, _ in steps
-    ]
-    return fields, logged
-
-
-def _written(room, hand, steps, seats, now, written: str, on_commit, *, users=None) -> None:
-    """What follows a write of ``steps``, each part handed to ``on_commit``: the kept
-    state and table, the seats' messages, the hand's end.  ``users``: who is connected,
-    if known."""
-    state = steps[-1][3]
-    on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
+    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
     if written and getattr(room, "row_xmin", None) and state.phase != "ended":
         # Read under the lock (or kept, and checked by this write) and not written here:
         # the room's revision is still the one read.
         hand.row_xmin = written
-        on_commit(functools.partial(_keep_table, room, hand, seats))
+        transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
     else:
-        on_commit(functools.partial(_drop_table, room.pk))
+        transaction.on_commit(functools.partial(_drop_table, room.pk))
     publish.hand_changed_on_commit(
         room.pk,
         hand,
@@ -898,8 +800,7 @@ def _written(room, hand, steps, seats, now, written: str, on_commit, *, users=No
         private=room.private,
         # A spectator's presence row is written under the room's row lock: one not counted
         # here connected after this action and starts from a snapshot taken after it.
-        watched=not room.private and watching(room, seats, now, users=users),
-        on_commit=on_commit,
+        watched=not room.private and watching(room, seats, now),
     )
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
@@ -925,19 +826,15 @@ def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
     return delay
 
 
-def _set_deadlines(
-    room: Room, hand: Hand, state, seats: list[Seat], now: datetime, *, users=None
-) -> None:
+def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
     """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
-    the version the table came to this decision point at (``_same_decision``).
-    ``users``: who is connected, if known (else read)."""
+    the version the table came to this decision point at (``_same_decision``)."""
     key = _decision_key(state)
     same = hand.deadlines.get("key") == key
     old = hand.deadlines.get("seats", {}) if same else {}
     since = hand.deadlines.get("since") if same else state.version
     # Presence only matters at a table without timers: spare everyone else the query.
-    if users is None:
-        users = present_users(room, now) if _untimed(room) else frozenset()
+    users = present_users(room, now) if _untimed(room) else frozenset()
     present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in awaited(state):

@@ -22,16 +22,6 @@ def _clear_caches():
         cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _close_loop_connections():
-    """A test's event loops end with it: so do their own database connections
-    (``games.loopdb``), or the test database could not be dropped at the end."""
-    yield
-    from games import loopdb
-
-    loopdb.close_all()
-
-
 @pytest.fixture
 def password():
     return "green-felt-8trs"

@@ -8,27 +8,20 @@ no table kept, a row changed by anyone, a refusal, the hand's end — is decided
 the room lock as before.  SQLite keeps no row revisions: every move takes the lock
 there, and these tests check the same outcomes on it.
 
-On the table socket the same move goes out from the event loop, on the loop's own
-connection (``services.hand_act_on_loop``, ``games.loopdb``), and whatever it does not
-take is left to ``hand_act`` in a worker thread.
-
 The tests run outside a test transaction (``transaction=True``): the kept path is taken
 only by a statement that is its own transaction, as on the table socket.
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 from django.db import close_old_connections, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import loopdb, publish, services
+from games import services
 from games.models import Hand, HandAction, Room
 from games.rules import HandState, apply, awaited
 from games.rules.bots import choose_action
@@ -186,168 +179,3 @@ def test_a_kept_write_waits_for_the_room_lock_and_then_sees_what_its_holder_chan
     assert version == hand.version + 1
     assert ran[0].startswith(KEPT_WRITE) and any(LOCK_READ in s for s in ran[1:])
     assert HandAction.objects.filter(hand=hand, seq=version).count() == 1
-
-
-def _on_loop(room, user, version, action, *, listen: bool = False):
-    """``services.hand_act_on_loop`` on an event loop, as the socket calls it; with
-    ``listen``, also the frames the room's group got for it (None: none in 2 s)."""
-
-    async def run():
-        layer, frames = get_channel_layer(), None
-        if listen:
-            channel = await layer.new_channel()
-            await layer.group_add(publish.room_group(room.pk), channel)
-        done = await services.hand_act_on_loop(
-            room_id=room.pk, user=user, version=version, action=action
-        )
-        if listen:
-            try:
-                frames = (await asyncio.wait_for(layer.receive(channel), 2))["frames"]
-            except TimeoutError:
-                pass
-            await layer.group_discard(publish.room_group(room.pk), channel)
-        await publish.drained()  # the test's loop ends here: no send cut off
-        return done, frames
-
-    return async_to_sync(run)()
-
-
-def test_a_kept_move_on_the_event_loop_is_the_same_statement_without_a_thread(make_user):
-    room, users = _table(make_user, "l")
-    for _ in range(2):
-        hand, _, user, action = _move(room, users)
-        _act(room, user, hand.version, action)
-    hand, state, user, action = _move(room, users)
-    done, frames = _on_loop(room, user, hand.version, action, listen=True)
-    if connection.vendor != POSTGRESQL:
-        assert done is None and frames is None  # nothing kept: the thread's to decide
-        assert Hand.objects.get(pk=hand.pk).version == hand.version
-        return
-    expected = apply(state, awaited(state)[0], action)[0]
-    assert done == expected.version == hand.version + 1
-    assert Hand.objects.get(pk=hand.pk).state == expected.to_json()
-    assert HandAction.objects.filter(hand=hand, seq=done).count() == 1
-    # Published at once (committed already), every seat's view of the new version.
-    assert {tuple(f[0]) for f in frames} == {(hand.number, done, 0)}
-    assert len(frames) == 4
-    # Kept as written there: the next move, through the thread, is one statement too.
-    assert services._STATES[hand.pk][1] == done
-    hand, _, user, action = _move(room, users)
-    version, ran = _act(room, user, hand.version, action)
-    assert version == done + 1 and len(ran) == 1 and ran[0].startswith(KEPT_WRITE)
-
-    # Refusals, stale versions: not the loop's to answer (the thread gives the error).
-    hand, state, user, action = _move(room, users)
-    assert _on_loop(room, user, hand.version - 1, action)[0] is None
-    idle = next(u for u in users if users.index(u) not in awaited(state))
-    assert _on_loop(room, idle, hand.version, action)[0] is None
-
-    # A room whose lock someone holds: the loop's statement does not wait for it (the
-    # loop's one connection would hold up every table), writes nothing, leaves it to
-    # the thread.
-    holding, release = threading.Event(), threading.Event()
-
-    def holder():
-        try:
-            with transaction.atomic():
-                Room.objects.select_for_update().get(pk=room.pk)
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    assert holding.wait(10)
-    started = time.monotonic()
-    try:
-        assert _on_loop(room, user, hand.version, action)[0] is None
-        assert time.monotonic() - started < loopdb.LOCK_TIMEOUT_MS / 1000
-    finally:
-        release.set()
-        thread.join(10)
-    assert Hand.objects.get(pk=hand.pk).version == hand.version
-    assert not HandAction.objects.filter(hand=hand, seq=hand.version + 1).exists()
-    version, _ = _act(room, user, hand.version, action)
-    assert version == hand.version + 1
-
-
-def test_the_loops_connection_is_made_anew_when_the_database_ends_it(make_user):
-    room, users = _table(make_user, "b")
-    for _ in range(2):
-        hand, _, user, action = _move(room, users)
-        _act(room, user, hand.version, action)
-    if connection.vendor != POSTGRESQL:
-        hand, _, user, action = _move(room, users)
-        assert _on_loop(room, user, hand.version, action)[0] is None
-        return
-
-    def end_loop_connections() -> int:
-        with connection.cursor() as cur:
-            cur.execute(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                " WHERE application_name = %s",
-                [loopdb.APPLICATION_NAME],
-            )
-            return cur.fetchone()[0]
-
-    async def run():
-        move = sync_to_async(_move)
-        hand, _, user, action = await move(room, users)
-        args = {"room_id": room.pk, "user": user, "action": action}
-        assert await services.hand_act_on_loop(**args, version=hand.version) == hand.version + 1
-        assert await sync_to_async(end_loop_connections)() == 1
-        hand, _, user, action = await move(room, users)
-        args = {"room_id": room.pk, "user": user, "action": action}
-        # The statement finds its connection gone: not made (the thread's to make)...
-        assert await services.hand_act_on_loop(**args, version=hand.version) is None
-        # ...and the next one goes out on a new connection.
-        assert await services.hand_act_on_loop(**args, version=hand.version) == hand.version + 1
-        await publish.drained()
-
-    before = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
-    async_to_sync(run)()
-    hand = Hand.objects.get(pk=before.pk)
-    assert hand.version == before.version + 2
-    logged = HandAction.objects.filter(hand=hand, seq__gt=before.version)
-    assert sorted(logged.values_list("seq", flat=True)) == [before.version + 1, hand.version]
-
-
-def test_seats_answering_one_decision_together_take_turns_on_the_loop(make_user):
-    """Sichuan's 定缺: every seat answers the same decision at once.  On the loop each
-    decides on the table as the answer before it left it, so every one is written there
-    (none decided on a table already moved on, refused by the write, and sent on to the
-    lock)."""
-    room, users = _table(make_user, "t")
-    hand, state, user, action = _move(room, users)
-    assert state.phase == "ding_que" and len(awaited(state)) == 4
-    _act(room, user, hand.version, action)
-    hand = Hand.objects.get(pk=hand.pk)
-    state = HandState.from_json(hand.state)
-    rest = awaited(state)
-    assert len(rest) == 3
-
-    async def together():
-        done = await asyncio.gather(
-            *(
-                services.hand_act_on_loop(
-                    room_id=room.pk,
-                    user=users[seat],
-                    version=hand.version,
-                    action=choose_action(state, seat),
-                )
-                for seat in rest
-            )
-        )
-        await publish.drained()
-        return done
-
-    done = async_to_sync(together)()
-    if connection.vendor != POSTGRESQL:
-        assert done == [None] * 3  # nothing kept: each is the thread's to decide
-        return
-    assert sorted(done) == [hand.version + 1, hand.version + 2, hand.version + 3]
-    after = Hand.objects.get(pk=hand.pk)
-    assert HandState.from_json(after.state).phase != "ding_que"
-    assert HandAction.objects.filter(hand=hand, seq__gt=hand.version).count() == 3
-    assert not services._LOOP_MOVES  # nothing left behind
