@@ -454,7 +454,8 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
     room = _lock_room(room_id)
-    seat = next((s for s in seats_with_users(room.pk) if s.user_id == user.pk and not s.left), None)
+    seats = seats_with_users(room.pk)
+    seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
     if room.status == Room.Status.FINISHED:
@@ -471,17 +472,17 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         seat.client_seed = seed
         fields.append("client_seed")
     seat.save(update_fields=fields)
-    if _maybe_start_hand(room) is None:
-        _auto_ready_clock(room)
+    if _maybe_start_hand(room, seats=seats) is None:
+        _auto_ready_clock(room, seats)
     publish.room_changed_on_commit(room.pk, merge=True)
     return room
 
 
-def _auto_ready_clock(room: Room) -> None:
+def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
     """Where the rules give the last player a countdown (``auto_ready_seconds``, Ningbo),
-    start it once everyone else is ready: the hand then starts without them waiting."""
+    start it once everyone else is ready: the hand then starts without them waiting.
+    ``seats``: as they are now (room locked)."""
     seconds = room.rules.get("auto_ready_seconds")
-    seats = seats_with_users(room.pk)
     if not seconds or any(s.user_id is None for s in seats):
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
@@ -492,13 +493,16 @@ def _auto_ready_clock(room: Room) -> None:
         room.save(update_fields=["next_hand_at"])
 
 
-def _maybe_start_hand(room: Room, *, force: bool = False) -> Hand | None:
+def _maybe_start_hand(
+    room: Room, *, force: bool = False, seats: list[Seat] | None = None
+) -> Hand | None:
     """Start the next hand if four seats are filled and every human is ready.
 
-    ``force`` (the between-hands timer) starts it with whoever is not ready."""
+    ``force`` (the between-hands timer) starts it with whoever is not ready; ``seats``:
+    the room's seats as they are now, if the caller has them (room locked)."""
     if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
         return None
-    seats = seats_with_users(room.pk)
+    seats = seats if seats is not None else seats_with_users(room.pk)
     if any(s.user_id is None for s in seats):
         if not (force and room.status == Room.Status.PLAYING):
             return None
