@@ -82,11 +82,18 @@ def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
         except Exception:  # the DOM re-rendered under the click: read it again
             kind = None
         if kind == "chi":
+            # The claim window closes on our chow, or on a bot's pung or win that outranks it.
             page.wait_for_function(
-                "() => (window.__table.state.players[window.__table.state.seat].melds || [])"
-                ".some(m => m.kind === 'chi')",
+                "() => { const s = window.__table.state;"
+                " return (s.players[s.seat].melds || []).some(m => m.kind === 'chi')"
+                " || !s.claim || s.phase === 'ended'; }",
                 timeout=10000,
             )
+            if not page.evaluate(
+                "(window.__table.state.players[window.__table.state.seat].melds || [])"
+                ".some(m => m.kind === 'chi')"
+            ):
+                continue
             expect(page.locator("#my-melds .meld-chi").first).to_be_visible()
             page.screenshot(path=str(screenshots_dir / "hangzhou-chow-1280x800.png"))
             chowed = True
