@@ -78,21 +78,40 @@ class PubSubLayer(RedisPubSubChannelLayer):
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Send each ``(group, message)``, in order: to this process's channels in the
         group at once, to the other processes' pipelined per shard."""
+        await self.publish_prepared(self.deliver_here(messages))
+
+    def deliver_here(self, messages: list[tuple[str, dict]]) -> list:
+        """Put each ``(group, message)`` in the queues of this process's channels in the
+        group, now and in order; return what the other processes still need, for
+        ``publish_prepared``.  (The table server's publisher calls this the moment a
+        message is handed over: the Redis round trip only ever delays other processes.)"""
         layer = self._get_layer()
-        by_shard: dict = {}
+        prepared = []
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
             data = self.serialize(message)
             if self._deliver_here(layer, channel, message):
                 data = self._origin + data
-            by_shard.setdefault(layer._get_shard(channel), []).append((channel, data))
+            prepared.append((layer._get_shard(channel), channel, data))
+        return prepared
+
+    async def publish_prepared(self, prepared: list) -> None:
+        """Publish what ``deliver_here`` returned, in order, in one pipelined round trip
+        per shard.  Not under the shard's lock: that lock also orders every subscribe and
+        unsubscribe of the process's sockets, one loop pass each, and a burst of sockets
+        coming or going (a thousand at a time) held the tables' frames behind it for
+        seconds.  The publishes go on a connection of the shard's pool, not its pub/sub
+        connection; this process's publishes keep their order because one task sends them
+        (``games.publish``)."""
+        by_shard: dict = {}
+        for shard, channel, data in prepared:
+            by_shard.setdefault(shard, []).append((channel, data))
         for shard, items in by_shard.items():
-            async with shard._lock:  # the shard's own publishes wait for ours, and ours for them
-                shard._ensure_redis()
-                pipe = shard._redis.pipeline(transaction=False)
-                for channel, data in items:
-                    pipe.publish(channel, data)
-                await pipe.execute()
+            shard._ensure_redis()
+            pipe = shard._redis.pipeline(transaction=False)
+            for channel, data in items:
+                pipe.publish(channel, data)
+            await pipe.execute()
 
     @staticmethod
     def _deliver_here(layer, group_channel: str, message: dict) -> bool:

@@ -19,9 +19,10 @@ socket sends.  When occupancy changes, the users concerned are told to ``reseat`
 watch).  Views come from ``games.rules.view`` only; nothing here decides visibility.
 
 From a server thread (a socket's or a page's database call) messages are handed to
-the event loop that thread serves and published there in order, without the thread
-waiting for Redis (whatever queued up meanwhile goes out in one pipelined round trip,
-``games.layers``); elsewhere (a Celery worker, a script) the call publishes and waits.
+the event loop that thread serves: its own sockets' queues get them there and then, and
+its publisher task sends them on to Redis in order, without the thread waiting (whatever
+queued up meanwhile goes out in one pipelined round trip, ``games.layers``); elsewhere
+(a Celery worker, a script) the call publishes and waits.
 """
 
 from __future__ import annotations
@@ -57,8 +58,16 @@ def frames_message(frames: list) -> dict:
     return {"type": "table.frames", "frames": frames}
 
 
-async def _send_all(messages: list[tuple[str, dict]]) -> None:
+class _Remote(list):
+    """Messages handed over and delivered in this process already (``games.layers``'
+    ``deliver_here``): what the other processes still need from Redis."""
+
+
+async def _send_all(messages: list) -> None:
     layer = get_channel_layer()
+    if isinstance(messages, _Remote):
+        await layer.publish_prepared(messages)
+        return
     # In order: a seat must never see version n+1 before version n.
     many = getattr(layer, "group_send_many", None)  # games.layers: one round trip
     if many is not None:
@@ -84,6 +93,8 @@ async def _publisher(queue: asyncio.Queue) -> None:
             batch: list = []
             for item in items:
                 if not callable(item):
+                    if isinstance(item, _Remote) and not isinstance(batch, _Remote):
+                        batch = _Remote(batch)  # one layer a process: all are, or none
                     batch.extend(item)
                     continue
                 # after_sent_on_commit: what was queued before the call is out first.
@@ -128,6 +139,15 @@ def _hand_over(loop, item) -> None:
     if queue is None:
         queue = _QUEUES[loop] = asyncio.Queue()
         queue.task = loop.create_task(_publisher(queue))  # a strong reference, till it ends
+    here = getattr(get_channel_layer(), "deliver_here", None)  # games.layers
+    if here is not None and not callable(item):
+        # This process's sockets get the messages now, whatever the publisher is waiting
+        # on: only the other processes' copies wait for their turn to Redis.
+        try:
+            item = _Remote(here(item))
+        except Exception:
+            log.exception("delivering table messages failed")
+            return
     queue.put_nowait(item)
 
 

@@ -87,3 +87,33 @@ def test_own_messages_come_once_in_process_and_once_elsewhere_through_redis():
             await there.flush()
 
     async_to_sync(run)()
+
+
+def test_frames_do_not_wait_for_the_sockets_subscribing():
+    """The shard's lock orders the process's subscribes and unsubscribes, one loop pass
+    each: a thousand sockets sitting down held the tables' frames behind it.  Delivery in
+    process needs no Redis at all, and the publish to the others does not take the lock."""
+
+    async def run():
+        prefix = f"t{uuid.uuid4().hex[:8]}"
+        here = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+        there = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+        group = "room.2"
+        try:
+            a = await here.new_channel()
+            c = await there.new_channel()
+            await here.group_add(group, a)
+            await there.group_add(group, c)
+            (shard,) = here._get_layer()._shards
+            async with shard._lock:  # a subscribe under way, as in a burst of sit-downs
+                prepared = here.deliver_here([(group, {"type": "t.one"})])
+                assert here._get_layer().channels[a].qsize() == 1  # there already
+                await asyncio.wait_for(here.publish_prepared(prepared), 2.0)
+                assert (await _next(there, c))["type"] == "t.one"
+            assert (await _next(here, a))["type"] == "t.one"
+            assert await _nothing_more(here, a) and await _nothing_more(there, c)
+        finally:
+            await here.flush()
+            await there.flush()
+
+    async_to_sync(run)()
