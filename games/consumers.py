@@ -35,6 +35,7 @@ from asgiref.sync import SyncToAsync
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib import auth
 from django.db import (
     DatabaseError,
     DataError,
@@ -143,19 +144,37 @@ def _access_now(room_id, user):
 _access = _db(_access_now)
 
 
+class _SessionOnly:
+    """What ``django.contrib.auth.get_user`` reads of a request: its session."""
+
+    def __init__(self, session):
+        self.session = session
+
+
 @_db
-def _enter(room_id, user, channel: str):
-    """``_access`` and, if the socket may stay, its presence row: one call at connect."""
+def _enter(room_id, session, channel: str):
+    """The socket's user (None: not signed in), ``_access`` and, if the socket may stay,
+    its presence row: one call at connect.
+
+    The user is read here from the session (``django.contrib.auth.get_user``, as a page
+    reads it) rather than by Channels' ``AuthMiddleware`` before the handshake: that
+    middleware reads session and user on the one thread every process shares for
+    thread-sensitive work, and in a burst of tables sitting down the queue there ran
+    past Daphne's handshake timeout (the table benchmark: hundreds of 1,000 sockets
+    refused with no HTTP answer)."""
     from games import sweeper
 
+    user = auth.get_user(_SessionOnly(session)) if session is not None else None
+    if user is None or not user.is_authenticated:
+        return None, None, None, 0
     room_id, seat, delay = _access_now(room_id, user)
     if room_id is not None and seat is not False:
         try:
             _mark_presence(room_id, user, channel, True, seated=seat is not None)
         except services.ServiceError:  # the room went away meanwhile
             sweeper.LIVE_CHANNELS.discard(channel)
-            return None, None, 0
-    return room_id, seat, delay
+            return user, None, None, 0
+    return user, room_id, seat, delay
 
 
 def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) -> None:
@@ -252,7 +271,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         from games.sweeper import ensure_sweeper
 
-        self.user = self.scope.get("user")
+        self.user = None  # read from the session with the room, in ``_enter``
         self.room_id = None
         self.seat = None
         self.groups_joined: list[str] = []
@@ -276,12 +295,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         # a refusal is a close code the browser sees (4401/4403/4404: final), not a
         # failed handshake it would retry.
         await self.accept()
-        if self.user is None or not self.user.is_authenticated:
+        raw_id = self.scope["url_route"]["kwargs"]["room_id"]
+        entered = await _enter(raw_id, self.scope.get("session"), self.channel_name)
+        self.user, room_id, seat, self.delay = entered
+        if self.user is None:
             await self.close(code=4401)
             return
         self.user_id = self.user.pk
-        raw_id = self.scope["url_route"]["kwargs"]["room_id"]
-        room_id, seat, self.delay = await _enter(raw_id, self.user, self.channel_name)
         if room_id is None:
             await self.close(code=4404)
             return

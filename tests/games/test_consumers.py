@@ -135,6 +135,32 @@ def test_anonymous_and_foreign_origin_are_refused(make_user):
     async_to_sync(run)()
 
 
+def test_a_session_that_no_longer_holds_is_refused(make_user):
+    """The socket reads its user from the session as a page does: a session ended by a
+    password change (its auth hash no longer matches) or a made-up cookie is nobody."""
+    room, ann_cookie = ann_at_a_table(make_user)
+    ann = room.owner
+    ann.set_password("a-new-secret-42")
+    ann.save()
+
+    async def run():
+        assert await refused(connect(room, ann_cookie)) == 4401
+        assert await refused(connect(room, b"sessionid=not-a-session-key")) == 4401
+
+    async_to_sync(run)()
+    # A signed-in player's cookie still opens the table.
+    fresh = cookie_for(ann)
+
+    async def again():
+        comm = connect(room, fresh)
+        connected, _ = await comm.connect()
+        assert connected
+        assert (await receive_until(comm, "room"))["d"]["id"] == room.pk
+        await comm.disconnect()
+
+    async_to_sync(again)()
+
+
 def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(
