@@ -128,6 +128,7 @@ class Phase:
     by_action: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     actions: int = 0
     resyncs: int = 0
+    reconnects: int = 0  # sockets opened again after a failed handshake or a lost socket
     stalls: int = 0
     late: int = 0  # versions a gap skipped that arrived afterwards (out of order, not lost)
     stale: int = 0
@@ -199,6 +200,7 @@ async def table_client(
     leaves once it has seen ``settled``."""
     import orjson
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
     from tests.live import choose
 
@@ -209,10 +211,10 @@ async def table_client(
     missing: set[int] = set()  # versions a gap skipped
     after_room = False  # the state following a ``room`` is a snapshot: not a gap
     ended = False
-    async with connect(
-        url, origin=origin, additional_headers={"Cookie": cookie}, proxy=None, max_queue=None
-    ) as ws:
-        await ws.send(json.dumps({"t": "ready"}))
+
+    async def play(ws) -> None:
+        """Play on this socket till ``settled`` comes."""
+        nonlocal pending, last_v, after_room, ended
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), quiet)
@@ -276,6 +278,34 @@ async def table_client(
                 else:
                     phase.failures.append(f"error {msg['d']['code']}")
                     pending = None
+
+    backoff, failed = 0.5, 0
+    while True:
+        try:
+            async with connect(
+                url,
+                origin=origin,
+                additional_headers={"Cookie": cookie},
+                proxy=None,
+                max_queue=None,
+            ) as ws:
+                failed = 0
+                if last_v is None:  # not dealt in yet: (again) ready
+                    await ws.send(json.dumps({"t": "ready"}))
+                await play(ws)
+                return
+        except (InvalidHandshake, ConnectionClosed, OSError, TimeoutError) as e:
+            # As the browser does (static/js/net.js): open the socket again after a
+            # backoff (0.5 s doubling to 10 s); the server sends the table afresh.
+            failed += 1
+            if failed > 12:
+                raise
+            phase.reconnects += 1
+            phase.failures.append(f"reconnected after {type(e).__name__}: {e}"[:120])
+            pending = None
+            after_room = False
+            await asyncio.sleep(backoff * (0.5 + rng.random()))
+            backoff = min(10.0, 2 * backoff)
 
 
 def server_of(path: str, k: int, ports: list[int], route: str) -> int:
@@ -767,7 +797,7 @@ def main() -> int:
     )
     head = (
         f"{'':24}{'actions':>8}{'sec':>8}{'per s':>7}{'p50 ms':>8}{'p99 ms':>8}"
-        f"{'hands':>8}{'resync':>7}{'stall':>6}{'stale':>6}{'settle p95':>11}"
+        f"{'hands':>8}{'resync':>7}{'reconn':>7}{'stall':>6}{'stale':>6}{'settle p95':>11}"
     )
     print(head)
     for ph in (capacity, paced):
@@ -775,7 +805,8 @@ def main() -> int:
         print(
             f"{ph.name:24}{ph.actions:>8}{ph.seconds:>8.1f}{ph.actions / ph.seconds:>7.0f}"
             f"{pct(ph.latencies, 0.5):>8.1f}{pct(ph.latencies, 0.99):>8.1f}"
-            f"{f'{ph.finished_tables()}/{ph.tables}':>8}{ph.resyncs:>7}{ph.stalls:>6}"
+            f"{f'{ph.finished_tables()}/{ph.tables}':>8}{ph.resyncs:>7}{ph.reconnects:>7}"
+            f"{ph.stalls:>6}"
             f"{ph.stale:>6}{pct(settle, 0.95):>9.0f}ms"
         )
     # Over the window in which the clients send (each for echo_seconds after its stagger).
@@ -803,7 +834,8 @@ def main() -> int:
             f"{ph.name}: hands finished {ph.finished_tables()}/{ph.tables}"
             f" (unfinished {unfinished}), settled at every seat {ph.settled_tables()}/"
             f"{ph.tables}, settlement p50 {pct(settle, 0.5):.0f} ms p95 "
-            f"{pct(settle, 0.95):.0f} ms; resyncs {ph.resyncs}, stalls {ph.stalls} "
+            f"{pct(settle, 0.95):.0f} ms; resyncs {ph.resyncs}, reconnects {ph.reconnects}, "
+            f"stalls {ph.stalls} "
             f"(skipped versions that arrived later, out of order: {ph.late}), "
             f"stale acts {ph.stale}; Daphne CPU {1000 * ph.cpu / max(1, ph.actions):.1f} ms "
             f"an action (the clients, on the same cores: "
@@ -823,7 +855,8 @@ def main() -> int:
     if echo_failures:
         print(f"echo client failures: {len(echo_failures)}")
     print(
-        "(resync: a client's sync after silence; stall: a state whose version skipped one; "
+        "(resync: a client's sync after silence; reconn: a socket opened again after a "
+        "failed handshake or a lost socket; stall: a state whose version skipped one; "
         "stale: an act refused because the table had moved on)"
     )
     print()
@@ -857,7 +890,10 @@ def main() -> int:
                 ph.finished_tables() == ph.settled_tables() == ph.tables for ph in (capacity, paced)
             ),
         ),
-        ("no resync, no stall", not any(ph.resyncs or ph.stalls for ph in (capacity, paced))),
+        (
+            "no resync, no reconnect, no stall",
+            not any(ph.resyncs or ph.reconnects or ph.stalls for ph in (capacity, paced)),
+        ),
         ("settlement p95 < 1 s (paced)", pct(settle, 0.95) < 1000),
     ]
     print()
