@@ -7,7 +7,7 @@ from django.core.asgi import get_asgi_application
 from django.db.backends.signals import connection_created
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Django must be set up before anything imports models (routing, consumers, auth middleware).
+# Django must be set up before anything imports models (routing, consumers, session middleware).
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
