@@ -10,6 +10,7 @@ through Redis as before.  Collected only with REDIS_URL (``conftest.py``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import uuid
 
@@ -32,13 +33,23 @@ async def _nothing_more(layer, channel, wait=0.3) -> bool:
     return True
 
 
+@contextlib.asynccontextmanager
+async def _two_processes():
+    """Two layers on one Redis and a fresh prefix: two server processes' (here, there)."""
+    prefix = f"t{uuid.uuid4().hex[:8]}"
+    here = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+    there = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
+    try:
+        yield here, there
+    finally:
+        await here.flush()
+        await there.flush()
+
+
 def test_own_messages_come_once_in_process_and_once_elsewhere_through_redis():
     async def run():
-        prefix = f"t{uuid.uuid4().hex[:8]}"
-        here = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
-        there = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
         group = "room.1"
-        try:
+        async with _two_processes() as (here, there):
             a, b = await here.new_channel(), await here.new_channel()
             c = await there.new_channel()
             for layer, ch in ((here, a), (here, b), (there, c)):
@@ -82,9 +93,6 @@ def test_own_messages_come_once_in_process_and_once_elsewhere_through_redis():
             await here.group_send_many([(group, {"type": "t.six"})])
             assert (await _next(there, c))["type"] == "t.six"
             assert await _nothing_more(here, a, 0.2)
-        finally:
-            await here.flush()
-            await there.flush()
 
     async_to_sync(run)()
 
@@ -95,11 +103,8 @@ def test_frames_do_not_wait_for_the_sockets_subscribing():
     process needs no Redis at all, and the publish to the others does not take the lock."""
 
     async def run():
-        prefix = f"t{uuid.uuid4().hex[:8]}"
-        here = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
-        there = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix)
         group = "room.2"
-        try:
+        async with _two_processes() as (here, there):
             a = await here.new_channel()
             c = await there.new_channel()
             await here.group_add(group, a)
@@ -112,8 +117,5 @@ def test_frames_do_not_wait_for_the_sockets_subscribing():
                 assert (await _next(there, c))["type"] == "t.one"
             assert (await _next(here, a))["type"] == "t.one"
             assert await _nothing_more(here, a) and await _nothing_more(there, c)
-        finally:
-            await here.flush()
-            await there.flush()
 
     async_to_sync(run)()
