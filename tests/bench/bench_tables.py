@@ -417,9 +417,13 @@ async def run_echo(ports, clients, *, interval, seconds, quiet):
 # --- processes -------------------------------------------------------------------------
 
 
+# As deploy/Procfile runs it: below the table servers' CPU priority.
+WORKER_NICE = 10
+
+
 class CeleryWorker:
-    """``celery -A config worker`` (as deployed: the prefork pool, one process per core)
-    on the same database and Redis."""
+    """``celery -A config worker`` (as deployed: the prefork pool, one process per core,
+    niced by ``WORKER_NICE``) on the same database and Redis."""
 
     def __init__(self, env, log_path: Path):
         self.env, self.log_path, self.proc = env, log_path, None
@@ -441,6 +445,7 @@ class CeleryWorker:
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=lambda: os.nice(WORKER_NICE),
         )
         deadline = time.monotonic() + timeout
         from config.celery import app
