@@ -19,7 +19,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from games import publish
 from games.models import Hand, Room, Seat, Settlement
@@ -89,18 +89,27 @@ def hand_settle(hand_id) -> Settlement | None:
             "pot": out["pot"],
         },
     )
-    User = get_user_model()
-    for index, delta in enumerate(out["deltas"]):
-        Seat.objects.filter(room_id=hand.room_id, index=index).update(score=F("score") + delta)
-        user_id = hand.players[index]
-        if user_id is not None:
-            User.objects.filter(pk=user_id).update(balance=F("balance") + delta)
+    # One statement for the seats' scores, one for the players' balances.
+    deltas = dict(enumerate(out["deltas"]))
+    Seat.objects.filter(room_id=hand.room_id, index__in=deltas).update(
+        score=F("score") + _by("index", deltas)
+    )
+    balances = {hand.players[i]: d for i, d in deltas.items() if hand.players[i] is not None}
+    if balances:
+        get_user_model().objects.filter(pk__in=balances).update(
+            balance=F("balance") + _by("pk", balances)
+        )
     return settlement
+
+
+def _by(field: str, values: dict) -> Case:
+    """``values[row.field]`` for the row an UPDATE is writing (its keys: the rows')."""
+    return Case(*(When(**{field: k}, then=Value(v)) for k, v in values.items()))
 
 
 def settled_announce(hand_id) -> bool:
     """Tell the table the hand's settlement (after ratings, so it carries them)."""
-    hand = Hand.objects.filter(pk=hand_id).first()
+    hand = Hand.objects.defer("state").filter(pk=hand_id).first()
     payload = settled_payload(hand) if hand is not None else None
     if payload is None:
         return False

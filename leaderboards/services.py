@@ -10,6 +10,7 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.models import Hand, Room
 from leaderboards import rating
@@ -42,7 +43,7 @@ def _existing_changes(hand_id: int) -> list[RatingChange]:
 
 def _rate_hand(hand_id: int) -> list[RatingChange]:
     """Call inside a transaction."""
-    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    hand = Hand.objects.select_for_update().defer("state").filter(pk=hand_id).first()
     if hand is None or hand.status != Hand.Status.ENDED or not hand.result:
         return []
     existing = _existing_changes(hand.pk)
@@ -107,13 +108,18 @@ def _locked_skills(model, seated, **key) -> dict:
 
 
 def _advance(ratings: dict, seated, after, winners) -> None:
+    now = timezone.now()  # ``auto_now`` is not applied by ``bulk_update``
+    players = []
     for (seat, user_id, _), (mu1, sigma1) in zip(seated, after, strict=True):
         player = ratings[user_id]
         player.mu, player.sigma = mu1, sigma1
         player.hands += 1
         if seat in winners:
             player.wins += 1
-        player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
+        player.updated_at = now
+        players.append(player)
+    # One statement for the players' rows, not one each.
+    type(players[0]).objects.bulk_update(players, ["mu", "sigma", "hands", "wins", "updated_at"])
 
 
 def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
