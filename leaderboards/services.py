@@ -10,7 +10,6 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from games.models import Hand, Room
 from leaderboards import rating
@@ -108,18 +107,15 @@ def _locked_skills(model, seated, **key) -> dict:
 
 
 def _advance(ratings: dict, seated, after, winners) -> None:
-    now = timezone.now()  # ``auto_now`` is not applied by ``bulk_update``
-    players = []
     for (seat, user_id, _), (mu1, sigma1) in zip(seated, after, strict=True):
         player = ratings[user_id]
         player.mu, player.sigma = mu1, sigma1
         player.hands += 1
         if seat in winners:
             player.wins += 1
-        player.updated_at = now
-        players.append(player)
-    # One statement for the players' rows, not one each.
-    type(players[0]).objects.bulk_update(players, ["mu", "sigma", "hands", "wins", "updated_at"])
+        # A save each: ``bulk_update``'s one statement cost more CPU to build (the task:
+        # 6.8 against 5.1 ms to rate a hand) than the three round trips it saves.
+        player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
 
 
 def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
