@@ -155,14 +155,19 @@ def _next_deal(room: Room, playing: bool | None = None) -> dict:
     }
 
 
-def _fresh_presence(room_id, now: datetime | None = None):
-    """The room's Presence rows whose server has beaten within ``GAME_PRESENCE_TTL``."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    return Presence.objects.filter(room_id=room_id, seen_at__gte=since)
-
-
 def _fresh_users(room_id, now: datetime | None = None) -> set[int]:
-    return set(_fresh_presence(room_id, now).values_list("user_id", flat=True))
+    """The users with a Presence row in the room whose server has beaten within
+    ``GAME_PRESENCE_TTL``.  (Read for every room payload, several times a table sitting
+    down: written out, ``games.rows``; the ORM's query cost 0.35 ms of CPU against 0.08.)"""
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    qn = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT p.user_id FROM {qn(Presence._meta.db_table)} p"
+            " WHERE p.room_id = %s AND p.seen_at >= %s",
+            [room_id, connection.ops.adapt_datetimefield_value(since)],
+        )
+        return {row[0] for row in cur.fetchall()}
 
 
 def _presence_of(seats, fresh: set[int]) -> tuple[set[int], int]:
@@ -193,7 +198,7 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
     hit = _PRESENT.get(room.pk)
     if hit is not None and hit[0] == room.presence_rev:
         return hit[1]
-    users = frozenset(_fresh_presence(room.pk, now).values_list("user_id", flat=True))
+    users = frozenset(_fresh_users(room.pk, now))
     _PRESENT[room.pk] = (room.presence_rev, users)
     return users
 

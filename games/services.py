@@ -216,7 +216,8 @@ def _presence_changed(room_or_id) -> None:
     """The room's Presence rows changed in this transaction: a new ``presence_rev``."""
     rev = secrets.randbits(62)
     room_id = room_or_id.pk if isinstance(room_or_id, Room) else room_or_id
-    Room.objects.filter(pk=room_id).update(presence_rev=rev)
+    # Every socket opening or closing: written out (``games.rows``), not compiled.
+    rows.update_fields(Room(pk=room_id, presence_rev=rev), ["presence_rev"])
     if isinstance(room_or_id, Room):
         room_or_id.presence_rev = rev
 
@@ -884,7 +885,7 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
             ["room", "user", "seen_at"],
         )
     else:
-        Presence.objects.filter(channel=channel).delete()
+        rows.delete(Presence, "channel", channel)
     _presence_changed(room)
     if _untimed(room):  # with both timers set, presence changes no clock
         _refresh_deadlines(room)
@@ -904,7 +905,7 @@ def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
             ["room", "user", "seen_at"],
         )
     else:
-        Presence.objects.filter(channel=channel).delete()
+        rows.delete(Presence, "channel", channel)
     _presence_changed(room_id)
     publish.room_changed_on_commit(room_id, merge=True)
 

@@ -3,12 +3,12 @@
     python tests/bench/bench_tables.py [--tables 50] [--think 1.0] [--servers N]
                                        [--quiet 10] [--timeout 600] [--stagger 10]
                                        [--route room|spread] [--window 10]
-                                       [--profile [capacity|paced]]
+                                       [--profile [capacity|paced]] [--profile-seconds N]
 
 Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
 of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
 table's players over all of them) and a real Celery worker (as deployed: its default
-prefork pool, one process per core) with the Redis channel layer and PostgreSQL
+prefork pool, one process per core, niced) with the Redis channel layer and PostgreSQL
 (DATABASE_URL / REDIS_URL, or local defaults: database ``mahjong_bench``, made afresh
 for every run, and Redis db 11), creates the rooms and plays one hand per table, four
 clients a table.  The clients run with their process's cyclic garbage collector off
@@ -535,7 +535,8 @@ class ServerCpu:
         return out
 
 
-def start_profilers(servers) -> list[subprocess.Popen]:
+def start_profilers(servers, seconds: int | None = None) -> list[subprocess.Popen]:
+    """py-spy on each Daphne process, for the run or its first ``seconds``."""
     py_spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
     if not py_spy:
         print("--profile: no py-spy binary (set PY_SPY or put it on PATH); not profiling")
@@ -559,7 +560,8 @@ def start_profilers(servers) -> list[subprocess.Popen]:
                     "100",
                     "--nonblocking",
                     "--gil",  # only the thread holding the GIL: CPU, not waits on the database
-                ],
+                ]
+                + (["--duration", str(seconds)] if seconds else []),
                 stdout=subprocess.DEVNULL,
                 stderr=open(OUT / f"bench-profile-daphne-{k}.log", "wb"),  # noqa: SIM115
             )
@@ -683,6 +685,11 @@ def main() -> int:
         choices=("capacity", "paced"),
         help="py-spy the Daphne processes during this run (the capacity run if not given)",
     )
+    parser.add_argument(
+        "--profile-seconds",
+        type=int,
+        help="py-spy only the run's first seconds (e.g. the paced tables sitting down)",
+    )
     args = parser.parse_args()
     try:
         ensure_database(os.environ["DATABASE_URL"], fresh=OWN_DATABASE)
@@ -744,7 +751,9 @@ def main() -> int:
         ports = [server.port for server in servers]
         common = {"quiet": args.quiet, "timeout": args.timeout, "route": args.route}
 
-        profilers = start_profilers(servers) if args.profile == "capacity" else []
+        profilers = (
+            start_profilers(servers, args.profile_seconds) if args.profile == "capacity" else []
+        )
         profile: list[str] = []
         meter = ServerCpu(servers, worker)
         meter.start()
@@ -757,7 +766,9 @@ def main() -> int:
         capacity.cpu = capacity.parts["Daphne"]
         if profilers:
             profile = stop_profilers(profilers, capacity)
-        profilers = start_profilers(servers) if args.profile == "paced" else []
+        profilers = (
+            start_profilers(servers, args.profile_seconds) if args.profile == "paced" else []
+        )
         meter.start()
         load0 = time.process_time()
         measured(
