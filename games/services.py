@@ -472,7 +472,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     if seed:
         seat.client_seed = seed
         fields.append("client_seed")
-    seat.save(update_fields=fields)
+    rows.update_fields(seat, fields)  # every seat of every table sitting down: written out
     if _maybe_start_hand(room, seats=seats) is None:
         _auto_ready_clock(room, seats)
     publish.room_changed_on_commit(room.pk, merge=True)
@@ -552,13 +552,13 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         version=state.version,
     )
     _set_deadlines(room, hand, state, seats, now)
-    hand.save(update_fields=["deadlines", "deadline_at"])
+    rows.update_fields(hand, ["deadlines", "deadline_at"])  # every deal: written out
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.next_server_seed = new_server_seed()
-    room.save(update_fields=["status", "next_hand_at", "next_server_seed"])
+    rows.update_fields(room, ["status", "next_hand_at", "next_server_seed"])
     publish.hand_changed_on_commit(
         room.pk,
         hand,
