@@ -172,6 +172,8 @@ CELERY_TIMEZONE = "UTC"
 
 # --- Authentication ----------------------------------------------------------------------------
 
+# Django's database sessions, their read written out (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",

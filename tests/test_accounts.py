@@ -137,3 +137,33 @@ def test_failed_logins_are_rate_limited(client, player, password):
 
     assert "Too many failed login attempts" in response.content.decode()
     assert signed_in_user_id(client) is None
+
+
+@pytest.mark.django_db
+def test_the_session_store_reads_what_djangos_database_store_reads(client, player, password):
+    """``accounts.sessions`` writes as Django's database store and reads the same: a live
+    session's data, nothing for an expired or unknown one (and forgets that key)."""
+    from datetime import timedelta
+
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from accounts.sessions import SessionStore
+
+    assert settings.SESSION_ENGINE == "accounts.sessions"
+    made = DjangoStore()
+    made["answer"] = {"tiles": ["1m", "中"], "n": 42}
+    made.create()
+    key = made.session_key
+    assert SessionStore(key).load() == DjangoStore(key).load() == made.load()
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(1))
+    for store in (SessionStore(key), DjangoStore(key)):
+        assert store.load() == {} and store.session_key is None
+    for store in (SessionStore("no-such-session-key-0123456789"), SessionStore(None)):
+        assert store.load() == {}
+    # Signing in and out goes through it.
+    assert client.login(username=player.username, password=password)
+    assert client.get(reverse("profile")).status_code == 200
+    client.logout()
+    assert client.get(reverse("profile")).status_code == 302
