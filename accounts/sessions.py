@@ -1,9 +1,10 @@
 """Django's database session store, with its one read per request written out.
 
 Every page request and every table socket's connect reads its session.  Through the ORM
-that read cost 0.35 ms of CPU, most of it compiling the query, against 0.08 ms for the
-same statement written out: in the table benchmark's busiest seconds (a thousand sockets
-sitting down in twelve) the session read was a tenth of what a connect cost.  Same table,
+a read cost 0.48-0.53 ms of CPU, most of it compiling the query, against 0.17 ms with
+the same statement written out (decoding included): in the table benchmark's busiest
+seconds (a thousand sockets sitting down in twelve) the session read was a tenth of what
+a connect cost.  Same table,
 same rule (a session past its expiry date is no session), same decoding; everything else,
 writes included, is ``django.contrib.sessions.backends.db``'s.  ``SESSION_ENGINE`` names
 this module.

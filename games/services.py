@@ -214,12 +214,10 @@ def _lock_room(room_id) -> Room:
 
 def _presence_changed(room_or_id) -> None:
     """The room's Presence rows changed in this transaction: a new ``presence_rev``."""
-    rev = secrets.randbits(62)
-    room_id = room_or_id.pk if isinstance(room_or_id, Room) else room_or_id
+    room = room_or_id if isinstance(room_or_id, Room) else Room(pk=room_or_id)
+    room.presence_rev = secrets.randbits(62)
     # Every socket opening or closing: written out (``games.rows``), not compiled.
-    rows.update_fields(Room(pk=room_id, presence_rev=rev), ["presence_rev"])
-    if isinstance(room_or_id, Room):
-        room_or_id.presence_rev = rev
+    rows.update_fields(room, ["presence_rev"])
 
 
 def _untimed(room: Room) -> bool:
