@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from config import tcp_writes  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -26,6 +27,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+# Frames out are sent at once rather than on the loop's next pass (issue 15; the module
+# says why and what it keeps).
+tcp_writes.install()
 
 
 def warm() -> None:
