@@ -12,6 +12,9 @@ this module.
 
 from __future__ import annotations
 
+from importlib import import_module
+
+from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
@@ -43,3 +46,22 @@ class SessionStore(db.SessionStore):
             )
             row = cur.fetchone()
         return None if row is None else row[0]
+
+
+class SocketSessionMiddleware:
+    """The handshake's session in a socket's ``scope["session"]``: this engine's store
+    for the session cookie, read when first used, never saved (inside Channels'
+    ``CookieMiddleware``).
+
+    Channels' ``SessionMiddleware`` also wraps the socket's ``send`` to save a modified
+    session and set its cookie with a page's response; a socket has no response to set
+    a cookie on and its consumers never write the session, so all that wrapper did was
+    look at the session on every frame out (several a move, at every seat)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        return await self.inner(dict(scope, session=store(key)), receive, send)

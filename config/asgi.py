@@ -12,8 +12,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
+from accounts.sessions import SocketSessionMiddleware  # noqa: E402
 from config import tcp_writes  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -23,7 +24,7 @@ application = ProtocolTypeRouter(
         # The session only: the table socket reads its user in its first database call
         # (games.consumers._enter), after the handshake, not on the shared sync thread.
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(SocketSessionMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
