@@ -309,9 +309,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.room_id, self.seat = room_id, seat  # its presence row is written
-        # The groups before the snapshot: whatever is published after its read comes live.
+        # The group before the snapshot: whatever is published after its read comes live.
         await self._join(publish.room_group(room_id))
-        await self._join(publish.user_group(room_id, self.user_id))
         await self._send_snapshot(backlog=True)
         ensure_sweeper()
 
@@ -359,6 +358,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return True
 
     async def table_reseat(self, event):
+        """The seats of the users ``event`` names changed: theirs re-read it."""
+        if self.room_id is None or self.user_id not in event.get("users", ()):
+            return
         if await self._reseat():
             await self._send_snapshot()
 

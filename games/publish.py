@@ -15,8 +15,10 @@ after its user left the seat cannot send on the next occupant's tiles.  The fram
 for other seats reach the server processes of every socket in the room, never a
 client: ``consumers.TableConsumer.table_frames`` is the one place that picks what a
 socket sends.  When occupancy changes, the users concerned are told to ``reseat``
-(group ``room.<id>.user.<uid>``: their sockets re-check which seat, if any, they
-watch).  Views come from ``games.rules.view`` only; nothing here decides visibility.
+(``table.reseat`` to the room's group, naming them: their sockets re-check which seat,
+if any, they watch; one group a socket, not one more per user, halves what a burst of
+sockets coming and going asks of Redis).  Views come from ``games.rules.view`` only;
+nothing here decides visibility.
 
 From a server thread (a socket's or a page's database call) messages are handed to
 the event loop that thread serves: its own sockets' queues get them there and then, and
@@ -48,10 +50,6 @@ EVERYONE = "*"  # audience: every socket in the room
 
 def room_group(room_id) -> str:
     return f"room.{room_id}"
-
-
-def user_group(room_id, user_id: int) -> str:
-    return f"room.{room_id}.user.{user_id}"
 
 
 def frames_message(frames: list) -> dict:
@@ -310,7 +308,7 @@ def reseat_on_commit(room_id, user_ids) -> None:
     """Tell these users' sockets in the room that their seat changed (joined, left)."""
     targets = sorted({u for u in user_ids if u})
     if targets:
-        messages = [(user_group(room_id, uid), {"type": "table.reseat"}) for uid in targets]
+        messages = [(room_group(room_id), {"type": "table.reseat", "users": targets})]
         transaction.on_commit(lambda: _send(messages))
 
 

@@ -87,6 +87,35 @@ def test_old_socket_gets_nothing_of_the_next_occupant_after_leave_and_rejoin(mak
     assert hand2.players[0] == bob.pk
 
 
+def test_a_reseat_reaches_only_the_sockets_of_the_users_it_names(make_user):
+    """Seat changes go to the room's one group, naming the users whose seat changed:
+    the others' sockets hear that the room changed, and are not sent the table again."""
+    room, ann, carl = two_humans_and_two_bots(make_user)
+    ann_cookie, carl_cookie = cookie_for(ann), cookie_for(carl)
+    services.room_ready(room_id=room.pk, user=ann)
+    services.room_ready(room_id=room.pk, user=carl)
+    play_out(room)  # hand 1; the room waits between hands
+
+    async def run():
+        a, c = connect(room, ann_cookie), connect(room, carl_cookie)
+        assert (await a.connect())[0] and (await c.connect())[0]
+        assert (await receive_until(a, "state"))["d"]["seat"] == 0
+        assert (await receive_until(c, "state"))["d"]["seat"] == 1
+        await drain(a)
+        await drain(c)
+        await database_sync_to_async(services.room_leave)(room_id=room.pk, user=ann)
+        # ann's socket re-reads her seat: the table again, as a spectator's.
+        assert (await receive_until(a, "state"))["d"]["seat"] is None
+        seen = []
+        await receive_until(c, "room", seen=seen)
+        await drain(c, seen)
+        assert not [m for m in seen if m["t"] == "state"], seen
+        await a.disconnect()
+        await c.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_private_room_closes_the_old_socket_when_its_user_leaves(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(
