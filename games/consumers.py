@@ -132,13 +132,13 @@ def _error(code: str, message: str) -> str:
 def _access_now(room_id, user):
     """(room id, seat, spectator delay) for this user now; (None, None, 0) no such room;
     seat False: refused."""
-    room = selectors.room_by_id(room_id)
-    if room is None:
+    found = selectors.access_of(room_id, user)
+    if found is None:
         return None, None, 0
-    seat = selectors.seat_of(room, user)
-    if seat is None and (room.private or room_hidden_from(room.club_id, user)):
-        return room.pk, False, 0
-    return room.pk, seat, room.spectator_delay
+    room_id, private, club_id, delay, seat = found
+    if seat is None and (private or room_hidden_from(club_id, user)):
+        return room_id, False, 0
+    return room_id, seat, delay
 
 
 _access = _db(_access_now)

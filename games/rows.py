@@ -37,6 +37,12 @@ class ModelColumns:
             self._sql[conn.vendor] = found
         return found
 
+    def bare_sql(self) -> str:
+        """The columns without the alias (an ``UPDATE ... RETURNING``'s: SQLite's may not
+        name its table's alias)."""
+        qn = here().ops.quote_name
+        return ", ".join(qn(f.column) for f in self.fields)
+
     def __len__(self) -> int:
         return len(self.fields)
 
@@ -158,6 +164,26 @@ def update_fields(
     with conn.cursor() as cur:
         cur.execute(sql, _update_params(conn, instance, names, where, columns))
         return cur.rowcount
+
+
+def update_returning(cols: ModelColumns, pk, columns: dict):
+    """``UPDATE`` row ``pk`` of ``cols``' table, setting ``columns`` (column -> value as
+    it goes to the database), and the row as written, an instance (None: no such row).
+    One statement that also takes the row's lock for the rest of the transaction, as a
+    ``first(..., lock=True)`` before the update would, and what it returns is current
+    (read under that lock, after any writer it waited for)."""
+    conn = here()
+    meta = cols.model._meta
+    qn = conn.ops.quote_name
+    sets = ", ".join(f"{qn(c)} = %s" for c in columns)
+    with conn.cursor() as cur:
+        cur.execute(
+            f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
+            f" RETURNING {cols.bare_sql()}",
+            [*columns.values(), pk],
+        )
+        row = cur.fetchone()
+    return None if row is None else cols.build(row, conn)
 
 
 def delete(model, field: str, value) -> int:

@@ -252,6 +252,30 @@ def seat_of(room, user) -> int | None:
     return None if row is None else row[0]
 
 
+def access_of(room_id, user) -> tuple[int, bool, int | None, int, int | None] | None:
+    """(room id, private, club id, spectator delay, the seat ``user`` plays there now as
+    ``seat_of`` says) for a socket opening or re-reading its seat; None: no such room.
+    (Every socket's connect and sync: one statement, written out, for what ``room_by_id``
+    and ``seat_of`` read in two.)"""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        return None
+    qn = connection.ops.quote_name
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT r.id, r.{qn('private')}, r.club_id, r.spectator_delay,"
+            f" (SELECT s.{qn('index')} FROM {qn(Seat._meta.db_table)} s WHERE s.room_id = r.id"
+            f" AND s.user_id = %s AND NOT s.{qn('left')} ORDER BY s.id LIMIT 1)"
+            f" FROM {qn(Room._meta.db_table)} r WHERE r.id = %s",
+            [user.pk, room_id],
+        )
+        row = cur.fetchone()
+    if row is None:
+        return None
+    return row[0], bool(row[1]), row[2], row[3], row[4]
+
+
 def seat_viewers(seats) -> dict[int, int]:
     """Seat index -> the user who sees that seat's private view: its human occupant,
     unless they left (a bot plays it then, and nobody watches from it)."""

@@ -212,12 +212,25 @@ def _lock_room(room_id) -> Room:
     return room
 
 
-def _presence_changed(room_or_id) -> None:
-    """The room's Presence rows changed in this transaction: a new ``presence_rev``."""
-    room = room_or_id if isinstance(room_or_id, Room) else Room(pk=room_or_id)
+def _presence_changed(room: Room) -> None:
+    """The locked room's Presence rows changed in this transaction: a new
+    ``presence_rev``."""
     room.presence_rev = secrets.randbits(62)
-    # Every socket opening or closing: written out (``games.rows``), not compiled.
     rows.update_fields(room, ["presence_rev"])
+
+
+def _lock_room_for_presence(room_id) -> Room | None:
+    """The room, locked, with a new ``presence_rev``: its Presence rows change in this
+    transaction (None: no such room).  Every socket opening or closing does this: one
+    statement (the update takes the row lock and returns the row), written out
+    (``games.rows``)."""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        return None
+    return rows.update_returning(
+        ROOM_COLUMNS, room_id, {Room._meta.get_field("presence_rev").column: secrets.randbits(62)}
+    )
 
 
 def _untimed(room: Room) -> bool:
@@ -875,7 +888,9 @@ def _refresh_deadlines(room: Room) -> None:
 def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     """A seated player's socket opened or closed: a player who goes away (or comes back)
     at a table without timers gets (or loses) a clock for the decision in hand."""
-    room = _lock_room(room_id)
+    room = _lock_room_for_presence(room_id)
+    if room is None:
+        raise ServiceError("no_room", "no such room", 404)
     if present:
         rows.upsert(
             Presence(channel=channel, room=room, user=user, seen_at=timezone.now()),
@@ -884,7 +899,6 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
         )
     else:
         rows.delete(Presence, "channel", channel)
-    _presence_changed(room)
     if _untimed(room):  # with both timers set, presence changes no clock
         _refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk, merge=True)
@@ -892,20 +906,22 @@ def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
 
 @transaction.atomic
 def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
-    """A spectator's socket opened or closed: the watchers count changes.  No room lock
-    (spectators change no clock); the row is beaten and expired like a player's."""
+    """A spectator's socket opened or closed: the watchers count changes (spectators
+    change no clock); the row is beaten and expired like a player's."""
+    room = _lock_room_for_presence(room_id)
+    if room is None:
+        if not present:
+            rows.delete(Presence, "channel", channel)
+        return
     if present:
-        if not Room.objects.filter(pk=room_id).exists():
-            return
         rows.upsert(
-            Presence(channel=channel, room_id=room_id, user=user, seen_at=timezone.now()),
+            Presence(channel=channel, room=room, user=user, seen_at=timezone.now()),
             "channel",
             ["room", "user", "seen_at"],
         )
     else:
         rows.delete(Presence, "channel", channel)
-    _presence_changed(room_id)
-    publish.room_changed_on_commit(room_id, merge=True)
+    publish.room_changed_on_commit(room.pk, merge=True)
 
 
 def presence_heartbeat(channels) -> int:
@@ -921,8 +937,9 @@ def presence_expire(now: datetime | None = None) -> int:
     removed, _ = stale.delete()
     for room_id in rooms:
         with transaction.atomic():
-            room = _lock_room(room_id)
-            _presence_changed(room)
+            room = _lock_room_for_presence(room_id)
+            if room is None:
+                continue
             _refresh_deadlines(room)
             publish.room_changed_on_commit(room.pk, merge=True)
     return removed

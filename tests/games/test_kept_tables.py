@@ -118,7 +118,7 @@ def test_a_table_changed_by_anyone_else_is_decided_under_the_lock(make_user):
 
     # The room's row: someone's socket closed elsewhere (its presence revision moved).
     with transaction.atomic():
-        services._presence_changed(room.pk)
+        services._lock_room_for_presence(room.pk)
     _next_takes_the_lock(room, users)
 
     # Refused moves are the lock's to refuse, with the same answer and nothing written.
@@ -160,7 +160,7 @@ def test_a_kept_write_waits_for_the_room_lock_and_then_sees_what_its_holder_chan
         try:
             with transaction.atomic():
                 Room.objects.select_for_update().get(pk=room.pk)
-                services._presence_changed(room.pk)
+                services._lock_room_for_presence(room.pk)
                 holding.set()
                 time.sleep(0.5)
                 committed.append(time.monotonic())
