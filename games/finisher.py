@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Case, F, Value, When
 
-from games import publish
+from games import publish, rows
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
 from games.selectors import settled_payload
@@ -29,11 +29,16 @@ from games.selectors import settled_payload
 SETTLE_TASK = "games.tasks.settle_hand"
 
 
+def _only_bots(seats: list[Seat]) -> bool:
+    """Nobody but bots is left in these seats (as they are now)."""
+    return not any(s.user_id and not s.left and not s.is_bot for s in seats)
+
+
 def close_if_only_bots(room: Room, seats: list[Seat]) -> bool:
     """Nobody but bots is left: close the room rather than list (or play) it forever.
 
     Call with the room row locked; ``seats`` as they are now."""
-    if any(s.user_id and not s.left and not s.is_bot for s in seats):
+    if not _only_bots(seats):
         return False
     room.status = Room.Status.FINISHED
     room.next_hand_at = None
@@ -41,8 +46,13 @@ def close_if_only_bots(room: Room, seats: list[Seat]) -> bool:
     return True
 
 
-def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
-    """The hand's last action was recorded: move the room on (call with the room locked)."""
+def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> tuple:
+    """The hand's last action is being recorded: the room moves on to the next hand of
+    the match (or finishes), its seats are reset and whoever left during the hand is
+    out of the room, their seat open.  Sets ``room``'s fields and returns those writes
+    (``rows.Update``s), which go into the hand's own last write (``services._record``:
+    one statement on PostgreSQL, the room locked or checked by its revision there), so
+    a table's last move costs the trip a move costs; ``announce_ended`` after it."""
     match = state.result["match"]
     room.hands_played += 1
     room.match = match
@@ -51,13 +61,26 @@ def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) 
         room.next_hand_at = None
     else:
         room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
-    room.save(update_fields=["hands_played", "match", "status", "next_hand_at"])
-    Seat.objects.filter(room=room).update(ready=False)
-    # Whoever left during the hand is out of the room now: their seat opens.
-    Seat.objects.filter(room=room, left=True).update(user=None, left=False)
-    if room.status != Room.Status.FINISHED:
-        close_if_only_bots(room, [s for s in seats if not s.left])
-    publish.room_changed_on_commit(room.pk)
+    if room.status != Room.Status.FINISHED and _only_bots([s for s in seats if not s.left]):
+        room.status, room.next_hand_at = Room.Status.FINISHED, None
+    moved = {f: getattr(room, f) for f in ("hands_played", "match", "status", "next_hand_at")}
+    return (
+        rows.Update(Room, {"id": room.pk}, moved),
+        # Two sets of rows, not one row written twice: a statement may write a row once.
+        rows.Update(Seat, {"room": room.pk, "left": False}, {"ready": False}),
+        rows.Update(
+            Seat, {"room": room.pk, "left": True}, {"user": None, "left": False, "ready": False}
+        ),
+    )
+
+
+def announce_ended(room: Room, hand: Hand) -> None:
+    """After ``hand_ended``'s writes (and the hand's messages, queued first: the table
+    hears ``hand_end`` before the room moves on and before ``settled``): the room's new
+    payload and the settlement, queued for after the commit.  The payload is merged
+    (``publish.ROOM_MERGE``): read off the move's path, as the standings and readiness
+    it carries are nothing the players must see in the same instant as the hand's end."""
+    publish.room_changed_on_commit(room.pk, merge=True)
     hand_id = hand.pk
     # Queued once the hand's messages are out: its ``settled`` must not overtake them.
     publish.after_sent_on_commit(

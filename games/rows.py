@@ -10,6 +10,8 @@ SQLite's booleans and datetimes), so callers cannot tell the difference.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
 from psycopg.types.json import Jsonb
@@ -202,6 +204,37 @@ def delete(model, field: str, value) -> int:
         return cur.rowcount
 
 
+@dataclass(frozen=True)
+class Update:
+    """An ``UPDATE`` of ``model``'s rows whose fields in ``where`` have those values,
+    setting the fields in ``values`` (both by field name; values as the model holds
+    them, prepared as ``save`` prepares them).  For ``update_then_insert``'s ``also``."""
+
+    model: type
+    where: dict
+    values: dict
+
+    def shape(self) -> tuple:
+        return (self.model._meta.label, tuple(self.where), tuple(self.values))
+
+    def sql(self, conn) -> str:
+        meta, qn = self.model._meta, conn.ops.quote_name
+        sets = ", ".join(f"{qn(meta.get_field(n).column)} = %s" for n in self.values)
+        conds = " AND ".join(f"{qn(meta.get_field(n).column)} = %s" for n in self.where)
+        return f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {conds}"
+
+    def params(self, conn) -> list:
+        meta = self.model._meta
+        return [_prepared(meta.get_field(n), v, conn) for n, v in self.values.items()] + [
+            meta.get_field(n).get_db_prep_value(v, conn) for n, v in self.where.items()
+        ]
+
+    def run(self, conn) -> int:
+        with conn.cursor() as cur:
+            cur.execute(self.sql(conn), self.params(conn))
+            return cur.rowcount
+
+
 def update_then_insert(
     instance,
     names: list[str],
@@ -211,10 +244,12 @@ def update_then_insert(
     columns: dict | None = None,
     xmin: str | None = None,
     lock: tuple | None = None,
+    also: tuple[Update, ...] = (),
 ) -> str | None:
-    """``update_fields`` and, only if it changed the row, ``insert(objs)``.  None: nothing
-    was written; else the row's new revision (PostgreSQL's ``xmin``, which every write of
-    a row changes; "" on SQLite, which keeps none).
+    """``update_fields`` and, only if it changed the row, ``insert(objs)`` and the
+    ``also`` updates (of other rows).  None: nothing was written; else the row's new
+    revision (PostgreSQL's ``xmin``, which every write of a row changes; "" on SQLite,
+    which keeps none).
 
     On PostgreSQL one statement, the insert selecting from the update's ``RETURNING``:
     one round trip to the database instead of two (a round trip costs this project's
@@ -223,7 +258,11 @@ def update_then_insert(
     must still be this; ``lock`` = ``(model, pk, xmin)``, another row is locked first
     (``FOR UPDATE``, as ``select_for_update`` locks it: waiting for whoever holds it) and
     the update happens only if that row's revision is still ``xmin`` once it is locked.
-    As one statement outside a transaction it is one: the lock is held until it ends."""
+    As one statement outside a transaction it is one: the lock is held until it ends.
+    The ``also`` updates are that statement's too, each only if the row changed (a hand's
+    last move moves its room on in the same trip: ``finisher``); each row they write
+    must be one no other part of the statement writes (PostgreSQL cannot write a row
+    twice in one statement), the locked row excepted."""
     conn = here()
     if conn.vendor != "postgresql":
         if xmin is not None or lock is not None:
@@ -231,6 +270,8 @@ def update_then_insert(
         changed = update_fields(instance, names, where=where, columns=columns)
         if changed:
             insert(objs)
+            for update in also:
+                update.run(conn)
         return "" if changed else None
     meta, logged = type(instance)._meta, type(objs[0])._meta
 
@@ -251,12 +292,18 @@ def update_then_insert(
             # update, so the other row is locked first (the room before its hand, as every
             # other writer of a table locks them).
             update += " AND EXISTS (SELECT 1 FROM locked)"
+        # Data-modifying CTEs run whether or not anything reads them: each is made
+        # conditional on the update's row.
+        head_also = "".join(
+            f", also{i} AS ({u.sql(conn)} AND EXISTS (SELECT 1 FROM changed))"
+            for i, u in enumerate(also)
+        )
         # Every row's values selected from the update's one returned row: none if it
         # changed nothing.  Cast to the columns' types: a SELECT's parameters, unlike an
         # INSERT's VALUES, are not typed by the columns they go to (a NULL would be text).
         row = ", ".join(f"%s::{f.cast_db_type(conn)}" for f in fields)
         return (
-            f"WITH {head}changed AS ({update} RETURNING xmin)"
+            f"WITH {head}changed AS ({update} RETURNING xmin){head_also}"
             f" INSERT INTO {qn(logged.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
             + " UNION ALL ".join([f"SELECT {row} FROM changed"] * len(objs))
             + " RETURNING (SELECT xmin::text FROM changed)"
@@ -264,11 +311,14 @@ def update_then_insert(
 
     shape = (tuple(names), tuple(where or ()), tuple(columns or ()), logged.label, len(objs))
     guards = (xmin is not None, lock and lock[0]._meta.label)
-    sql = _statement((conn.vendor, "update+insert", meta.label, *shape, *guards), make)
+    more = tuple(u.shape() for u in also)
+    sql = _statement((conn.vendor, "update+insert", meta.label, *shape, *guards, more), make)
     params = list(lock[1:]) if lock is not None else []
     params += _update_params(conn, instance, names, where, columns)
     if xmin is not None:
         params.append(xmin)
+    for update in also:
+        params += update.params(conn)
     params += _insert_params(conn, objs)
     with conn.cursor() as cur:
         cur.execute(sql, params)

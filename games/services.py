@@ -639,9 +639,10 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     """The action applied to the table as this process last wrote it, in one statement
     that locks the room and writes only if neither the room's row nor the hand's has
     changed since (``_TABLES``); the new version, or None when that cannot be known
-    without the lock: no table kept, the table moved, or anything but a plain legal
-    move (refusals, leaving, the hand's end), all left to ``_act_locked``, which decides
-    under the lock as if this had not been tried.
+    without the lock: no table kept, the table moved, or anything but a legal move
+    (refusals, leaving), all left to ``_act_locked``, which decides under the lock as if
+    this had not been tried.  A move that ends the hand is one statement too, the room
+    moving on in it (``finisher.hand_ended``).
 
     Everything the locked path reads under the lock is in those two rows or kept
     against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
@@ -664,10 +665,13 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     if version != hand.version and not _same_decision(hand, state, version):
         return None
     out = apply(state, seat.index, action)
-    if isinstance(out, Rejection) or out[0].phase == "ended":
+    if isinstance(out, Rejection):
         return None
+    # The room is written too when this move ends the hand (``finisher.hand_ended``):
+    # on a copy, so that a raced write leaves what is kept as it was.
+    room = rows.clone(kept.room)
     try:
-        _record(kept.room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
+        _record(room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
     except _Raced:
         return None
     return hand.version
@@ -772,12 +776,14 @@ def _record(
     hand.version = state.version
     fields = ["state", "version", "deadlines", "deadline_at"]
     seats = seats if seats is not None else seats_with_users(room.pk)
+    also = ()
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
         hand.result = state.result
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
+        also = finisher.hand_ended(room, hand, state, seats, now)
     else:
         _set_deadlines(room, hand, state, seats, now)
     # Written out, not compiled by the ORM at every action (``games.rows``); with the
@@ -795,6 +801,7 @@ def _record(
         columns={"state_rev": hand.state_rev},
         xmin=hand.row_xmin if kept else None,
         lock=(Room, room.pk, room.row_xmin) if kept else None,
+        also=also,
     )
     if written is None:
         if expect is None and not kept:  # pragma: no cover - the room lock is held
@@ -821,7 +828,7 @@ def _record(
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).
-        finisher.hand_ended(room, hand, state, seats, now)
+        finisher.announce_ended(room, hand)
 
 
 def _decision_key(state) -> str:

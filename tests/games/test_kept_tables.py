@@ -179,3 +179,71 @@ def test_a_kept_write_waits_for_the_room_lock_and_then_sees_what_its_holder_chan
     assert version == hand.version + 1
     assert ran[0].startswith(KEPT_WRITE) and any(LOCK_READ in s for s in ran[1:])
     assert HandAction.objects.filter(hand=hand, seq=version).count() == 1
+
+
+def _play_to_the_end(room, users, *, left=()) -> tuple[Hand, list[str]]:
+    """Bots' moves until the hand ends (the seats in ``left`` fired as their clocks
+    run out, as the sweeper would); (the ended hand, the last move's statements)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    ran: list[str] = []
+    for _ in range(400):
+        hand = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
+        if hand is None:
+            return Hand.objects.filter(room=room).order_by("-number").first(), ran
+        state = HandState.from_json(hand.state)
+        seat = awaited(state)[0]
+        if seat in left:
+            later = timezone.now() + timedelta(hours=1)
+            with CaptureQueriesContext(connection) as fired:
+                services.hand_fire_deadline(room.pk, hand.pk, now=later)
+            ran = [q["sql"] for q in fired.captured_queries]
+        else:
+            _, ran = _act(room, users[seat], hand.version, choose_action(state, seat))
+    raise AssertionError("the hand did not end")
+
+
+def _moved_on(room, hand) -> Room:
+    """The room after ``hand`` ended: the next hand is due, every seat unready."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    moved = Room.objects.get(pk=room.pk)
+    assert hand.status == Hand.Status.ENDED
+    assert moved.hands_played == 1 and moved.status == Room.Status.PLAYING
+    assert moved.match == hand.result["match"]
+    due = hand.ended_at + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
+    assert moved.next_hand_at == due
+    assert not any(s.ready for s in moved.seats.all())
+    return moved
+
+
+def test_a_kept_move_that_ends_the_hand_moves_the_room_on_in_its_one_statement(make_user):
+    room, users = _table(make_user, "e")
+    hand, last = _play_to_the_end(room, users)
+    moved = _moved_on(room, hand)
+    assert [s.user_id for s in moved.seats.order_by("index")] == [u.pk for u in users]
+    assert HandAction.objects.filter(hand=hand).count() == hand.version
+    assert not _kept(room)  # an ended hand is no table to keep
+    if connection.vendor == POSTGRESQL:
+        # One write: the hand, its log, the room and its seats.  (What follows are the
+        # room payload's reads: with no server loop here it is sent at once, not merged.)
+        assert last[0].startswith(KEPT_WRITE)
+        assert 'UPDATE "games_room"' in last[0] and 'UPDATE "games_seat"' in last[0]
+        assert all(s.startswith("SELECT") for s in last[1:]), last
+
+
+def test_a_seat_whose_player_left_during_the_hand_opens_when_it_ends(make_user):
+    room, users = _table(make_user, "l")
+    for _ in range(3):
+        hand, _, user, action = _move(room, users)
+        _act(room, user, hand.version, action)
+    services.room_leave(room_id=room.pk, user=users[3])
+    hand, _ = _play_to_the_end(room, users, left={3})
+    moved = _moved_on(room, hand)
+    seats = list(moved.seats.order_by("index"))
+    assert [s.user_id for s in seats] == [u.pk for u in users[:3]] + [None]
+    assert not seats[3].left

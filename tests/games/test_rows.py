@@ -117,6 +117,54 @@ def test_update_then_insert_writes_both_or_neither(make_user):
     assert all(a.created_at is not None for a in got)
 
 
+def test_update_then_insert_writes_the_other_rows_only_with_its_own(make_user):
+    """``also``: updates of other rows, written in the same statement on PostgreSQL, and
+    only when the row itself changed: a raced write leaves them as they were too.  On
+    PostgreSQL they may write the row the statement locks (the room, at a hand's end)."""
+    from games.models import HandAction, Seat
+
+    users = [make_user(f"a{i}") for i in range(4)]
+    room, hand = four_seated(users, hands=2)
+    Seat.objects.filter(room=room).update(ready=True)
+    Seat.objects.filter(room=room, index=3).update(left=True)
+    start = hand.version
+    hand.version += 1
+
+    def write(**guard):
+        logged = [HandAction(hand=hand, seq=hand.version, seat=1, action={"type": "pass"})]
+        also = (
+            rows.Update(Room, {"id": room.pk}, {"hands_played": 5, "match": {"风": [1, None]}}),
+            rows.Update(Seat, {"room": room.pk, "left": False}, {"ready": False}),
+            rows.Update(
+                Seat, {"room": room.pk, "left": True}, {"user": None, "left": False, "ready": False}
+            ),
+        )
+        with CaptureQueriesContext(connection) as ran:
+            written = rows.update_then_insert(hand, ["version"], logged, also=also, **guard)
+        return written, len(ran)
+
+    def seats():
+        return list(Seat.objects.filter(room=room).order_by("index").values_list("user", "left"))
+
+    before_seats = seats()
+    assert write(where={"version": start + 7}) == (None, 1)
+    assert Room.objects.get(pk=room.pk).hands_played == 0 and seats() == before_seats
+    assert Seat.objects.filter(room=room, ready=True).count() == 4
+    assert not HandAction.objects.filter(hand=hand).exists()
+    if connection.vendor == "postgresql":
+        lock = (Room, room.pk, _revision(Room, room.pk))
+        written, ran = write(xmin=_revision(Hand, hand.pk), lock=lock)
+        assert written == _revision(Hand, hand.pk) and ran == 1
+    else:
+        written, ran = write(where={"version": start})
+        assert written == "" and ran == 5
+    moved = Room.objects.get(pk=room.pk)
+    assert (moved.hands_played, moved.match) == (5, {"风": [1, None]})
+    assert seats() == [(u.pk, False) for u in users[:3]] + [(None, False)]
+    assert not Seat.objects.filter(room=room, ready=True).exists()
+    assert HandAction.objects.filter(hand=hand, seq=hand.version).count() == 1
+
+
 def _revision(model, pk) -> str:
     """The row's revision as ``update_then_insert`` reports it ("" on SQLite)."""
     if connection.vendor != "postgresql":
