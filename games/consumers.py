@@ -153,8 +153,10 @@ class _SessionOnly:
 
 @_db
 def _enter(room_id, session, channel: str):
-    """The socket's user (None: not signed in), ``_access`` and, if the socket may stay,
-    its presence row: one call at connect.
+    """The socket's user (None: not signed in), ``_access``, and if the socket may stay,
+    its presence row and its snapshot (``selectors.table_snapshot``; None for a
+    spectator of a room with a delay, whose snapshot is the past): one call at connect,
+    one hand-off to the connect thread and back.
 
     The user is read here from the session (``django.contrib.auth.get_user``, as a page
     reads it) rather than by Channels' ``AuthMiddleware`` before the handshake: that
@@ -166,15 +168,18 @@ def _enter(room_id, session, channel: str):
 
     user = auth.get_user(_SessionOnly(session)) if session is not None else None
     if user is None or not user.is_authenticated:
-        return None, None, None, 0
+        return None, None, None, 0, None
     room_id, seat, delay = _access_now(room_id, user)
-    if room_id is not None and seat is not False:
-        try:
-            _mark_presence(room_id, user, channel, True, seated=seat is not None)
-        except services.ServiceError:  # the room went away meanwhile
-            sweeper.LIVE_CHANNELS.discard(channel)
-            return user, None, None, 0
-    return user, room_id, seat, delay
+    if room_id is None or seat is False:
+        return user, room_id, seat, delay, None
+    try:
+        _mark_presence(room_id, user, channel, True, seated=seat is not None)
+    except services.ServiceError:  # the room went away meanwhile
+        sweeper.LIVE_CHANNELS.discard(channel)
+        return user, None, None, 0, None
+    if seat is None and delay:
+        return user, room_id, seat, delay, None
+    return user, room_id, seat, delay, selectors.table_snapshot(room_id, seat)
 
 
 def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) -> None:
@@ -295,9 +300,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         # a refusal is a close code the browser sees (4401/4403/4404: final), not a
         # failed handshake it would retry.
         await self.accept()
-        raw_id = self.scope["url_route"]["kwargs"]["room_id"]
+        raw_id = self.scope["url_route"]["kwargs"]["room_id"]  # an int (games.routing)
+        # The room's group before the snapshot is read (in ``_enter``): whatever is
+        # published after that read comes live.  A socket the room refuses leaves the
+        # group as it closes; nothing reaches its client meanwhile (``table_frames``
+        # sends nothing before the room is known).
+        await self._join(publish.room_group(raw_id))
         entered = await _enter(raw_id, self.scope.get("session"), self.channel_name)
-        self.user, room_id, seat, self.delay = entered
+        self.user, room_id, seat, self.delay, snapshot = entered
         if self.user is None:
             await self.close(code=4401)
             return
@@ -309,9 +319,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.room_id, self.seat = room_id, seat  # its presence row is written
-        # The group before the snapshot: whatever is published after its read comes live.
-        await self._join(publish.room_group(room_id))
-        await self._send_snapshot(backlog=True)
+        await self._send_snapshot(backlog=True, envelopes=snapshot)
         ensure_sweeper()
 
     async def disconnect(self, code):
@@ -437,16 +445,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
         )
 
-    async def _send_snapshot(self, *, backlog: bool = False):
+    async def _send_snapshot(self, *, backlog: bool = False, envelopes=None):
         async with self.seq_lock:
-            await self._send_snapshot_locked(backlog=backlog)
+            await self._send_snapshot_locked(backlog=backlog, envelopes=envelopes)
 
-    async def _send_snapshot_locked(self, *, backlog: bool = False):
+    async def _send_snapshot_locked(self, *, backlog: bool = False, envelopes=None):
+        """The table now (``envelopes``: as read already, after the group was joined)."""
         if self.seat is None and self.delay:
             self.seq = _Sequencer()  # the live frames go on from wherever they are
             await self._send_late_snapshot(backlog)
             return
-        envelopes = await _db(selectors.table_snapshot)(self.room_id, self.seat)
+        if envelopes is None:
+            envelopes = await _db(selectors.table_snapshot)(self.room_id, self.seat)
         for env in envelopes:
             self.seq.note(_Sequencer.key(env))
             await self.send(dumps(env))

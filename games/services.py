@@ -212,6 +212,29 @@ def _lock_room(room_id) -> Room:
     return room
 
 
+def _lock_room_playing(room_id) -> tuple[Room, bool]:
+    """``_lock_room``, and whether a hand is being played in the room: one statement
+    (every ready of every table sitting down asks both)."""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        raise ServiceError("no_room", "no such room", 404) from None
+    conn = rows.here()
+    qn = conn.ops.quote_name
+    lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
+    with conn.cursor() as cur:
+        cur.execute(
+            f"SELECT {ROOM_COLUMNS.sql()}, EXISTS (SELECT 1 FROM {qn(Hand._meta.db_table)} h"
+            f" WHERE h.room_id = r.id AND h.status = %s) FROM {qn(Room._meta.db_table)} r"
+            f" WHERE r.id = %s{lock}",
+            [Hand.Status.PLAYING.value, room_id],
+        )
+        row = cur.fetchone()
+    if row is None:
+        raise ServiceError("no_room", "no such room", 404)
+    return ROOM_COLUMNS.build(row[:-1], conn), bool(row[-1])
+
+
 def _presence_changed(room: Room) -> None:
     """The locked room's Presence rows changed in this transaction: a new
     ``presence_rev``."""
@@ -465,7 +488,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     The seed is checked before anything is touched; sent again while already ready, it
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
-    room = _lock_room(room_id)
+    room, playing = _lock_room_playing(room_id)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
@@ -473,7 +496,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     if room.status == Room.Status.FINISHED:
         raise ServiceError("game_over", "this room's game is over", 409)
     if seat.ready:
-        if seed and seed != seat.client_seed and _current_hand(room) is None:
+        if seed and seed != seat.client_seed and not playing:
             seat.client_seed = seed
             seat.save(update_fields=["client_seed"])
             publish.room_changed_on_commit(room.pk, merge=True)
@@ -484,7 +507,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         seat.client_seed = seed
         fields.append("client_seed")
     rows.update_fields(seat, fields)  # every seat of every table sitting down: written out
-    if _maybe_start_hand(room, seats=seats) is None:
+    if _maybe_start_hand(room, seats=seats, playing=playing) is None:
         _auto_ready_clock(room, seats)
     publish.room_changed_on_commit(room.pk, merge=True)
     return room
@@ -506,13 +529,20 @@ def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
 
 
 def _maybe_start_hand(
-    room: Room, *, force: bool = False, seats: list[Seat] | None = None
+    room: Room,
+    *,
+    force: bool = False,
+    seats: list[Seat] | None = None,
+    playing: bool | None = None,
 ) -> Hand | None:
     """Start the next hand if four seats are filled and every human is ready.
 
     ``force`` (the between-hands timer) starts it with whoever is not ready; ``seats``:
-    the room's seats as they are now, if the caller has them (room locked)."""
-    if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
+    the room's seats as they are now, if the caller has them (room locked); ``playing``:
+    whether a hand is being played, if the caller read it with the lock."""
+    if playing is None:
+        playing = _current_hand(room) is not None
+    if room.status == Room.Status.FINISHED or playing:
         return None
     seats = seats if seats is not None else seats_with_users(room.pk)
     if any(s.user_id is None for s in seats):
@@ -577,7 +607,9 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         viewers=seat_viewers(seats),
         private=room.private,
     )
-    publish.room_changed_on_commit(room.pk)
+    # Merged: one payload with the readies that dealt it (a table sitting down sent one
+    # for its deal and another for its last ready, 50 ms apart).
+    publish.room_changed_on_commit(room.pk, merge=True)
     return hand
 
 

@@ -25,7 +25,7 @@ from games import services
 from games.models import Hand, HandAction, Room
 from games.rules import HandState, apply, awaited
 from games.rules.bots import choose_action
-from tests.games.conftest import four_seated
+from tests.games.conftest import four_seated, wait_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -192,7 +192,11 @@ def _play_to_the_end(room, users, *, left=()) -> tuple[Hand, list[str]]:
     for _ in range(400):
         hand = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
         if hand is None:
-            return Hand.objects.filter(room=room).order_by("-number").first(), ran
+            ended = Hand.objects.filter(room=room).order_by("-number").first()
+            # A real worker settles it: it must not still be writing when the test's
+            # database is flushed.
+            wait_settled(ended)
+            return ended, ran
         state = HandState.from_json(hand.state)
         seat = awaited(state)[0]
         if seat in left:
