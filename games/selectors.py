@@ -60,17 +60,28 @@ _P_USER = rows.ModelColumns(get_user_model(), "u")
 
 def _room_and_owner(room_id) -> tuple[Room | None, bool]:
     """The room with its owner, and whether a hand is being played in it."""
+    return room_and_playing(room_id, owner=True)
+
+
+def room_and_playing(room_id, *, owner: bool = False, lock: bool = False):
+    """(the room, or None: no such room or not an id; whether a hand is being played in
+    it), in one statement; ``owner``: with its owner read too; ``lock``: the room's row
+    locked until the transaction ends (``services._lock_room_playing``)."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         return None, False
     qn = connection.ops.quote_name
+    cols = f"{ROOM_COLUMNS.sql()}, {_P_OWNER.sql()}" if owner else ROOM_COLUMNS.sql()
+    join = f" JOIN {qn(_P_OWNER.model._meta.db_table)} o ON o.id = r.owner_id" if owner else ""
+    tail = ""
+    if lock and connection.features.has_select_for_update:
+        tail = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else " FOR UPDATE"
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT {ROOM_COLUMNS.sql()}, {_P_OWNER.sql()}, EXISTS (SELECT 1 FROM"
+            f"SELECT {cols}, EXISTS (SELECT 1 FROM"
             f" {qn(Hand._meta.db_table)} h WHERE h.room_id = r.id AND h.status = %s)"
-            f" FROM {qn(Room._meta.db_table)} r"
-            f" JOIN {qn(_P_OWNER.model._meta.db_table)} o ON o.id = r.owner_id WHERE r.id = %s",
+            f" FROM {qn(Room._meta.db_table)} r{join} WHERE r.id = %s{tail}",
             [Hand.Status.PLAYING.value, room_id],
         )
         row = cur.fetchone()
@@ -78,7 +89,8 @@ def _room_and_owner(room_id) -> tuple[Room | None, bool]:
         return None, False
     n = len(ROOM_COLUMNS)
     room = ROOM_COLUMNS.build(row[:n])
-    room.owner = _P_OWNER.build(row[n : n + len(_P_OWNER)])
+    if owner:
+        room.owner = _P_OWNER.build(row[n : n + len(_P_OWNER)])
     return room, bool(row[-1])
 
 

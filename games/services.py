@@ -54,6 +54,7 @@ from games.selectors import (
     HAND_COLUMNS,
     ROOM_COLUMNS,
     present_users,
+    room_and_playing,
     room_by_id,
     seat_viewers,
     seats_with_users,
@@ -215,24 +216,10 @@ def _lock_room(room_id) -> Room:
 def _lock_room_playing(room_id) -> tuple[Room, bool]:
     """``_lock_room``, and whether a hand is being played in the room: one statement
     (every ready of every table sitting down asks both)."""
-    try:
-        room_id = int(room_id)
-    except (ValueError, TypeError):
-        raise ServiceError("no_room", "no such room", 404) from None
-    conn = rows.here()
-    qn = conn.ops.quote_name
-    lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
-    with conn.cursor() as cur:
-        cur.execute(
-            f"SELECT {ROOM_COLUMNS.sql()}, EXISTS (SELECT 1 FROM {qn(Hand._meta.db_table)} h"
-            f" WHERE h.room_id = r.id AND h.status = %s) FROM {qn(Room._meta.db_table)} r"
-            f" WHERE r.id = %s{lock}",
-            [Hand.Status.PLAYING.value, room_id],
-        )
-        row = cur.fetchone()
-    if row is None:
+    room, playing = room_and_playing(room_id, lock=True)
+    if room is None:
         raise ServiceError("no_room", "no such room", 404)
-    return ROOM_COLUMNS.build(row[:-1], conn), bool(row[-1])
+    return room, playing
 
 
 def _presence_changed(room: Room) -> None:
