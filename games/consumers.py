@@ -46,7 +46,7 @@ from django.db import (
 )
 
 from clubs.selectors import room_hidden_from
-from games import publish, selectors, services
+from games import publish, selectors, services, timeline
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -197,6 +197,20 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
 
 async def _presence(room_id, user, channel: str, present: bool, *, seated: bool = True) -> None:
     await _db(_mark_presence)(room_id, user, channel, present, seated=seated)
+
+
+def _act_timed(*, room_id, user, version, action, seat, arrived):
+    """``services.hand_act`` with its times kept for the benchmark (``games.timeline``):
+    when the frame reached the consumer, when the thread started and ended the move."""
+    started = timeline.now()
+    try:
+        return services.hand_act(room_id=room_id, user=user, version=version, action=action)
+    finally:
+        timeline.record("act", room_id, seat, version, arrived, started, timeline.now())
+
+
+_act = _db(services.hand_act, parallel=True)
+_act_on_timeline = _db(_act_timed, parallel=True)
 
 
 class _Sequencer:
@@ -385,6 +399,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return False
 
     async def receive(self, text_data=None, bytes_data=None):
+        arrived = timeline.now() if timeline.ON else None
         if self.room_id is None:
             return
         if not self._within_budget():
@@ -394,7 +409,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(_error("rate_limited", "too many messages: slow down"))
             return
         try:
-            await self._handle(text_data, bytes_data)
+            await self._handle(text_data, bytes_data, arrived)
         except services.ServiceError as e:
             await self.send(_error(e.code, e.message))
         except Exception:
@@ -403,7 +418,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.exception("table socket frame failed (room %s)", self.room_id)
             await self.send(_error("server_error", "the server could not handle that message"))
 
-    async def _handle(self, text_data, bytes_data):
+    async def _handle(self, text_data, bytes_data, arrived=None):
         if bytes_data is not None or text_data is None:
             await self.send(_error("bad_frame", "send JSON text frames"))
             return
@@ -441,9 +456,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
         # Actions at different tables run in parallel threads; the room lock orders them.
-        await _db(services.hand_act, parallel=True)(
-            room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"]
-        )
+        move = {"room_id": self.room_id, "user": self.user, "version": msg.get("v")}
+        if timeline.ON:
+            await _act_on_timeline(action=msg["action"], seat=self.seat, arrived=arrived, **move)
+        else:
+            await _act(action=msg["action"], **move)
 
     async def _send_snapshot(self, *, backlog: bool = False, envelopes=None):
         async with self.seq_lock:
@@ -500,6 +517,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._hold(asyncio.get_running_loop().time() + self.delay, text)
         else:
             await self.send(text)
+            if timeline.ON and key is not None:
+                timeline.record("out", self.room_id, self.seat, key[1], timeline.now())
 
     async def _release_early(self) -> None:
         """Send the held frames that are now next in line, drop those now old."""

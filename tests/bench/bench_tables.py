@@ -4,6 +4,7 @@
                                        [--quiet 10] [--timeout 600] [--stagger 10]
                                        [--route room|spread] [--window 10]
                                        [--profile [capacity|paced]] [--profile-seconds N]
+                                       [--timeline]
 
 Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
 of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
@@ -44,7 +45,9 @@ a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's venv,
 ``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``), sorts the samples
 into engine, state load/save, per-seat views, database, channel layer,
 presence/deadlines and server, and leaves the raw stacks in
-``test-output/bench-profile-daphne-*.txt``.
+``test-output/bench-profile-daphne-*.txt``.  ``--timeline`` has the servers keep each
+move's timestamps (``games.timeline``) and cuts the paced run's latency into client →
+consumer → worker thread → state frame out → client, with where the slowest 1 % were.
 """
 
 from __future__ import annotations
@@ -141,6 +144,8 @@ class Phase:
     # CPU seconds by the server side's parts during the run (``ServerCpu``)
     parts: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    # --timeline: (room, seat, version acted on, version that answered, sent, received)
+    timeline: list[tuple] = field(default_factory=list)
 
     def finished_tables(self) -> int:
         return sum(1 for ends in self.hand_end_at.values() if len(ends) == 4)
@@ -193,6 +198,7 @@ async def table_client(
     quiet: float,
     seed: int,
     start: float = 0.0,
+    room: int | None = None,
 ):
     """One seated player, protocol-abiding: sits down ``start`` seconds into the run,
     acts on every offered action (after thinking 0.5–1.5× ``think``), resyncs after
@@ -251,6 +257,8 @@ async def table_client(
                     phase.latencies.append(now - pending[1])
                     phase.sent_at.append(pending[1])
                     phase.by_action[pending[2]["type"]].append(now - pending[1])
+                    seat = msg["d"].get("seat")
+                    phase.timeline.append((room, seat, pending[0], v, pending[1], now))
                     pending = None
                 legal = msg["d"]["legal"]
                 if legal and pending is None and not ended:
@@ -348,6 +356,7 @@ async def run_tables(
                 quiet=quiet,
                 seed=4 * (first + i) + k,
                 start=starts[i],
+                room=room.pk,
             )
         )
         for i, room in enumerate(rooms)
@@ -621,6 +630,92 @@ def stop_profilers(procs, phase: Phase) -> list[str]:
     return out
 
 
+# --- timeline (--timeline): where a move's latency goes ---------------------------------
+
+
+def read_timeline(folder: Path) -> tuple[dict, dict]:
+    """The servers' ``games.timeline`` rows: (room, seat, version acted on) -> (frame at
+    the consumer, thread start, thread end); (room, seat, version) -> when that socket
+    first sent the state of that version."""
+    acts, outs = {}, {}
+    for path in folder.glob("*.txt"):
+        for line in path.read_text().splitlines():
+            kind, *f = line.split()
+            if kind == "act":
+                acts[(int(f[0]), int(f[1]), int(f[2]))] = tuple(map(float, f[3:6]))
+            elif kind == "out" and f[1] != "None":
+                outs.setdefault((int(f[0]), int(f[1]), int(f[2])), float(f[3]))
+    return acts, outs
+
+
+SEGMENTS = (
+    "client send -> consumer",
+    "consumer -> worker thread",
+    "thread -> state frame out",
+    "frame out -> client",
+)
+
+
+def timeline_report(phase: Phase, acts: dict, outs: dict, width: float) -> list[str]:
+    """Each move's latency cut at the server's timestamps (SEGMENTS; the clocks are the
+    machine's one monotonic clock), and where the slowest 1 % of moves were: by
+    ``width`` seconds of the run, and by kind (a hand's first four moves, its last, the
+    rest)."""
+    last: dict[int, int] = defaultdict(int)
+    for room, _, _, answer, _, _ in phase.timeline:
+        last[room] = max(last[room], answer)
+    moves = []  # (total, segments, service, window, kind)
+    for room, seat, acted, answer, sent, got in phase.timeline:
+        act, out = acts.get((room, seat, acted)), outs.get((room, seat, answer))
+        if act is None or out is None:
+            continue
+        arrived, started, ended = act
+        segments = (arrived - sent, started - arrived, out - started, got - out)
+        kind = (
+            "a hand's last move"
+            if answer == last[room]
+            else ("a hand's first four" if answer <= 4 else "the others")
+        )
+        window = int((sent - phase.started) // width)
+        moves.append((got - sent, segments, ended - started, window, kind))
+    if not moves:
+        return ["timeline: no move could be matched with the servers' rows"]
+    moves.sort(key=lambda m: m[0])
+    slow = moves[-max(1, len(moves) // 100) :]
+    out = [
+        f"timeline of the {phase.name.split(',')[0]} run ({len(moves)} of "
+        f"{len(phase.timeline)} moves matched): ms, p50 / p90 / p99, and the mean over "
+        f"the slowest 1 % (over {1000 * slow[0][0]:.1f} ms)"
+    ]
+    rows = [
+        (name, [m[1][i] for m in moves], [m[1][i] for m in slow]) for i, name in enumerate(SEGMENTS)
+    ]
+    rows.append(("(the service, whole)", [m[2] for m in moves], [m[2] for m in slow]))
+    rows.append(("all", [m[0] for m in moves], [m[0] for m in slow]))
+    for name, values, of_slow in rows:
+        out.append(
+            f"  {name:28}{pct(values, 0.5):>7.2f}{pct(values, 0.9):>7.2f}"
+            f"{pct(values, 0.99):>8.2f}   slowest {1000 * sum(of_slow) / len(of_slow):>7.2f}"
+        )
+    by_window = defaultdict(int)
+    by_kind = defaultdict(int)
+    kinds = defaultdict(int)
+    for m in slow:
+        by_window[m[3]] += 1
+        by_kind[m[4]] += 1
+    for m in moves:
+        kinds[m[4]] += 1
+    out.append(
+        "  the slowest 1 % by window: "
+        + ", ".join(f"{k * width:g}s {n}" for k, n in sorted(by_window.items()))
+    )
+    out.append(
+        "  the slowest 1 % by kind (of all moves of that kind): "
+        + ", ".join(f"{k} {by_kind[k]} ({n})" for k, n in sorted(kinds.items()))
+    )
+    return out
+
+
 def measured(coro):
     """One of the runs, with this process's cyclic collector off: the load generator's
     own pauses (up to 0.17 s seen at 250 tables, a full collection of its heap) would
@@ -686,6 +781,12 @@ def main() -> int:
         help="py-spy the Daphne processes during this run (the capacity run if not given)",
     )
     parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="the servers keep each move's timestamps (games.timeline): the report cuts the "
+        "paced run's latency into its parts and says where the slowest 1 %% were",
+    )
+    parser.add_argument(
         "--profile-seconds",
         type=int,
         help="py-spy only the run's first seconds (e.g. the paced tables sitting down)",
@@ -736,6 +837,11 @@ def main() -> int:
         DJANGO_DEBUG="0",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
+    timeline_dir = OUT / "bench-timeline"
+    if args.timeline:
+        shutil.rmtree(timeline_dir, ignore_errors=True)
+        timeline_dir.mkdir()
+        env["GAME_TIMELINE_DIR"] = str(timeline_dir)
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     worker = None if eager else CeleryWorker(env, OUT / "celery-bench.log")
     servers = [
@@ -887,6 +993,9 @@ def main() -> int:
     if profile:
         print()
         print("\n".join(profile))
+    if args.timeline:
+        print()
+        print("\n".join(timeline_report(paced, *read_timeline(timeline_dir), args.window)))
 
     # Issue 15's targets (stated for 250 tables on the 2-core machine with 2 processes;
     # at other sizes they say which way the figures lean, nothing more).
