@@ -168,24 +168,29 @@ def update_fields(
         return cur.rowcount
 
 
-def update_returning(cols: ModelColumns, pk, columns: dict):
+def update_returning(cols: ModelColumns, pk, columns: dict, *, also: tuple[str, list] = ()):
     """``UPDATE`` row ``pk`` of ``cols``' table, setting ``columns`` (column -> value as
     it goes to the database), and the row as written, an instance (None: no such row).
     One statement that also takes the row's lock for the rest of the transaction, as a
     ``first(..., lock=True)`` before the update would, and what it returns is current
-    (read under that lock, after any writer it waited for)."""
+    (read under that lock, after any writer it waited for).  ``also``: (an SQL expression,
+    its parameters) returned with the row, as ``(instance, value)``; it may name the
+    table's columns (unqualified) and see the database as it was before the update."""
     conn = here()
     meta = cols.model._meta
     qn = conn.ops.quote_name
     sets = ", ".join(f"{qn(c)} = %s" for c in columns)
+    extra, extra_params = also if also else ("", [])
     with conn.cursor() as cur:
         cur.execute(
             f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
-            f" RETURNING {cols.bare_sql()}",
-            [*columns.values(), pk],
+            f" RETURNING {cols.bare_sql()}" + (f", {extra}" if extra else ""),
+            [*columns.values(), pk, *extra_params],
         )
         row = cur.fetchone()
-    return None if row is None else cols.build(row, conn)
+    if not also:
+        return None if row is None else cols.build(row, conn)
+    return (None, None) if row is None else (cols.build(row[:-1], conn), row[-1])
 
 
 def delete(model, field: str, value) -> int:

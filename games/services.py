@@ -231,16 +231,28 @@ def _presence_changed(room: Room) -> None:
 
 def _lock_room_for_presence(room_id) -> Room | None:
     """The room, locked, with a new ``presence_rev``: its Presence rows change in this
-    transaction (None: no such room).  Every socket opening or closing does this: one
-    statement (the update takes the row lock and returns the row), written out
-    (``games.rows``)."""
+    transaction (None: no such room), and ``room.playing``, whether a hand is being
+    played in it.  Every socket opening or closing does this: one statement (the update
+    takes the row lock and returns the row), written out (``games.rows``)."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         return None
-    return rows.update_returning(
-        ROOM_COLUMNS, room_id, {Room._meta.get_field("presence_rev").column: secrets.randbits(62)}
+    qn = rows.here().ops.quote_name
+    playing = (
+        f"EXISTS (SELECT 1 FROM {qn(Hand._meta.db_table)} h"
+        f" WHERE h.room_id = {qn(Room._meta.db_table)}.id AND h.status = %s)",
+        [Hand.Status.PLAYING.value],
     )
+    room, room_playing = rows.update_returning(
+        ROOM_COLUMNS,
+        room_id,
+        {Room._meta.get_field("presence_rev").column: secrets.randbits(62)},
+        also=playing,
+    )
+    if room is not None:
+        room.playing = bool(room_playing)
+    return room
 
 
 def _untimed(room: Room) -> bool:
@@ -895,7 +907,10 @@ def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: dateti
 
 
 def _refresh_deadlines(room: Room) -> None:
-    """Recompute the current decision's clocks after a presence change (room locked)."""
+    """Recompute the current decision's clocks after a presence change (room locked; a
+    room read by ``_lock_room_for_presence`` says whether a hand is being played)."""
+    if getattr(room, "playing", True) is False:
+        return  # sitting down before the deal, getting up after the hand
     hand = _current_hand(room)
     if hand is None:
         return

@@ -40,9 +40,9 @@ def session_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def four_player_room(users, *, hands: int = 1):
+def untimed_room(users, *, hands: int = 1):
     """A private Sichuan room without timers (nothing fires while a server is down)
-    seating ``users``, and each user's session cookie for the socket."""
+    seating ``users``, nobody ready yet."""
     from games import services
 
     room = services.room_create(
@@ -55,7 +55,12 @@ def four_player_room(users, *, hands: int = 1):
     )
     for u in users[1:]:
         services.room_join(room_id=room.pk, user=u, code=room.code)
-    return room, [session_cookie(u) for u in users]
+    return room
+
+
+def four_player_room(users, *, hands: int = 1):
+    """``untimed_room``, and each user's session cookie for the socket."""
+    return untimed_room(users, hands=hands), [session_cookie(u) for u in users]
 
 
 def free_port() -> int:

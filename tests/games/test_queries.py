@@ -28,6 +28,7 @@ from games import selectors, services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
 from tests.games.conftest import four_seated
+from tests.live import untimed_room
 from tests.rules.rig import rig
 
 pytestmark = pytest.mark.django_db
@@ -183,16 +184,7 @@ def test_a_table_without_timers_reads_presence_once_not_every_action(
     from games.models import Presence, Room
 
     users = [make_user(f"u{i}") for i in range(4)]
-    room = services.room_create(
-        owner=users[0],
-        variant="sichuan",
-        hands=2,
-        private=True,
-        discard_seconds=None,
-        claim_seconds=None,
-    )
-    for u in users[1:]:
-        services.room_join(room_id=room.pk, user=u, code=room.code)
+    room = untimed_room(users, hands=2)
     for i, u in enumerate(users):
         services.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
         services.room_ready(room_id=room.pk, user=u)
@@ -425,3 +417,22 @@ def test_the_settlement_task_queries_stay_at_todays_count(make_user):
         assert user.balance == delta
     assert {r.user_id: (r.mu, r.sigma, r.hands) for r in Rating.objects.all()} == ratings
     assert len(settled) <= SETTLE_CEILING
+
+
+def test_a_presence_change_reads_the_hand_only_while_one_is_played(make_user):
+    """Sockets open and close in bursts as tables sit down (before the deal) and get up
+    (after the hand): then the presence write's own statement says no hand is played,
+    and the clocks are not looked at."""
+    users = [make_user(f"p{i}") for i in range(4)]
+    room = untimed_room(users, hands=1)
+
+    def hand_reads(user, channel: str) -> int:
+        with CaptureQueriesContext(connection) as ran:
+            services.seat_presence(room_id=room.pk, user=user, channel=channel, present=True)
+        return sum(q["sql"].startswith("SELECT") and "games_hand" in q["sql"] for q in ran)
+
+    assert hand_reads(users[0], "before-deal") == 0
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    assert hand_reads(users[1], "mid-hand") == 1  # an untimed table: the clocks may move
