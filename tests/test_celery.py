@@ -1,6 +1,10 @@
-from django.conf import settings
+import time
 
-from config.celery import app
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app, close_old_connections
 from games.tasks import ping
 
 
@@ -24,3 +28,29 @@ def test_ping_round_trip():
         assert app.conf.task_always_eager is True
         assert result.get(timeout=30) == "pong"
         assert result.state == "SUCCESS"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_a_young_database_connection_between_tasks():
+    """Around a worker's task (not an eager one) the database connection lives as long as
+    a server's (``CONN_MAX_AGE``): Celery's Django fixup no longer closes it before and
+    after every task, and Django's own check closes it once it is too old."""
+    from celery.fixups.django import DjangoWorkerFixup
+
+    fixup = DjangoWorkerFixup(app)
+    connection.ensure_connection()
+    raw = connection.connection
+    connection.close_at = time.monotonic() + 60  # a connection opened with CONN_MAX_AGE 60
+    for _ in range(3):  # three tasks: the fixup's hooks and ours, as the worker runs them
+        fixup.on_task_prerun(ping)
+        close_old_connections(sender=ping)
+        with connection.cursor() as cur:
+            cur.execute("select 1")
+        close_old_connections(sender=ping)
+        fixup.on_task_postrun(ping)
+        assert connection.connection is raw
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        return  # Django never closes the in-memory test database (it would be lost)
+    connection.close_at = time.monotonic() - 1  # past its age
+    close_old_connections(sender=ping)
+    assert connection.connection is None
