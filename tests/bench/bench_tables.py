@@ -39,7 +39,8 @@ runs out is reported as unfinished, never raised.  **Settlement** is hand end â†
 
 Each table run also reports the Daphne processes' CPU per action (``/proc``) and the
 server side's all in (Daphne, the Celery worker, the local PostgreSQL and Redis), and the
-report ends with issue 15's targets, met or missed.  ``--profile`` samples the Daphne
+report ends with issue 15's targets, met or missed; its second line is the machine's speed
+(``machine_speed``, before and after the runs).  ``--profile`` samples the Daphne
 processes with py-spy during the capacity run (``--profile paced``: the paced run) when
 a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's venv, e.g.
 ``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``), sorts the samples
@@ -108,6 +109,23 @@ def vacuum(url: str) -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("vacuum (analyze)")
+
+
+CALIBRATION_LOOP = 5_000_000  # additions in ``machine_speed``'s loop
+
+
+def machine_speed() -> float:
+    """Seconds one core of this machine takes for a fixed pure-Python loop, the best of
+    three, so that runs are compared only at like speeds: on two machines of the same
+    kind the same code ran at 600-700 and at 265-365 actions/s."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(CALIBRATION_LOOP):
+            total += i
+        best = min(best, time.perf_counter() - t0)
+    return best
 
 
 def pct(values, q) -> float:
@@ -843,6 +861,7 @@ def main() -> int:
         timeline_dir.mkdir()
         env["GAME_TIMELINE_DIR"] = str(timeline_dir)
     eager = settings.CELERY_TASK_ALWAYS_EAGER
+    speed = [machine_speed()]  # before the runs and after them
     worker = None if eager else CeleryWorker(env, OUT / "celery-bench.log")
     servers = [
         DaphneServer(free_port(), env, OUT / f"daphne-bench-{k}.log") for k in range(args.servers)
@@ -907,6 +926,7 @@ def main() -> int:
             server.stop()
         if worker is not None:
             worker.stop()
+    speed.append(machine_speed())
 
     db = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
     print(
@@ -916,6 +936,10 @@ def main() -> int:
         + f"; clients resync after {args.quiet:g} s of silence; paced tables sit down over "
         f"{args.stagger:g} s; sockets routed by "
         + ("room (deploy/nginx.conf)" if args.route == "room" else "seat (spread)")
+    )
+    print(
+        f"machine speed: a fixed Python loop ({CALIBRATION_LOOP:,} additions, best of 3) took "
+        f"{speed[0]:.3f} s before the runs, {speed[1]:.3f} s after (compare runs at like speeds)"
     )
     head = (
         f"{'':24}{'actions':>8}{'sec':>8}{'per s':>7}{'p50 ms':>8}{'p99 ms':>8}"
