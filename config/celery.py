@@ -2,6 +2,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -13,7 +14,7 @@ app.autodiscover_tasks()
 
 @task_prerun.connect
 @task_postrun.connect
-def close_old_connections(sender=None, **kwargs) -> None:
+def close_old_connections_around_task(sender=None, **kwargs) -> None:
     """Around a task on a worker, what Django does around a request: close the database
     connections that are broken or older than ``CONN_MAX_AGE``, and keep the others
     (``CELERY_DB_REUSE_MAX`` keeps Celery's own Django fixup from closing every one
@@ -22,6 +23,4 @@ def close_old_connections(sender=None, **kwargs) -> None:
     request = getattr(sender, "request", None)
     if getattr(request, "is_eager", False):
         return
-    from django.db import close_old_connections as close
-
-    close()
+    close_old_connections()

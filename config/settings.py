@@ -170,10 +170,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # A worker keeps its database connection from task to task, as a server process does
-# (``config.celery.close_old_connections``).  Celery's Django fixup otherwise closes every
-# connection before and after every task, and each settlement paid for a new PostgreSQL
-# backend (a fork, its authentication and cold catalog caches) and Django's connection
-# setup.  The fixup closes only after twice this many tasks: never, in practice.
+# (``config.celery.close_old_connections_around_task``).  Celery's Django fixup otherwise
+# closes every connection before and after every task, and each settlement paid for a new
+# PostgreSQL backend (a fork, its authentication and cold catalog caches) and Django's
+# connection setup.  The fixup closes only after twice this many tasks: never, in practice.
 CELERY_DB_REUSE_MAX = 10**9
 
 # --- Authentication ----------------------------------------------------------------------------

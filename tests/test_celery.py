@@ -4,7 +4,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from config.celery import app, close_old_connections
+from config.celery import app
+from config.celery import close_old_connections_around_task as around_task
 from games.tasks import ping
 
 
@@ -43,14 +44,14 @@ def test_a_worker_keeps_a_young_database_connection_between_tasks():
     connection.close_at = time.monotonic() + 60  # a connection opened with CONN_MAX_AGE 60
     for _ in range(3):  # three tasks: the fixup's hooks and ours, as the worker runs them
         fixup.on_task_prerun(ping)
-        close_old_connections(sender=ping)
+        around_task(sender=ping)
         with connection.cursor() as cur:
             cur.execute("select 1")
-        close_old_connections(sender=ping)
+        around_task(sender=ping)
         fixup.on_task_postrun(ping)
         assert connection.connection is raw
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         return  # Django never closes the in-memory test database (it would be lost)
     connection.close_at = time.monotonic() - 1  # past its age
-    close_old_connections(sender=ping)
+    around_task(sender=ping)
     assert connection.connection is None
