@@ -15,7 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware  # noqa: E402
 
 from accounts.sessions import SocketSessionMiddleware  # noqa: E402
-from config import tcp_writes  # noqa: E402
+from config import handshake_logs, tcp_writes  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -33,6 +33,8 @@ application = ProtocolTypeRouter(
 # Frames out are sent at once rather than on the loop's next pass (issue 15; the module
 # says why and what it keeps).
 tcp_writes.install()
+# Autobahn's debug arguments pretty-printed only when logged (the module says why).
+handshake_logs.install()
 
 
 def warm() -> None:
