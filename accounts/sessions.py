@@ -8,6 +8,9 @@ a connect cost.  Same table,
 same rule (a session past its expiry date is no session), same decoding; everything else,
 writes included, is ``django.contrib.sessions.backends.db``'s.  ``SESSION_ENGINE`` names
 this module.
+
+A session's stored backend path is read through ``accounts.backends.RENAMED``: sessions
+from before the project's own backends stay signed in.
 """
 
 from __future__ import annotations
@@ -15,9 +18,12 @@ from __future__ import annotations
 from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
+
+from accounts.backends import RENAMED
 
 
 class SessionStore(db.SessionStore):
@@ -26,7 +32,11 @@ class SessionStore(db.SessionStore):
         if data is None:
             self._session_key = None  # as the database store does: no such session
             return {}
-        return self.decode(data)
+        session = self.decode(data)
+        renamed = RENAMED.get(session.get(BACKEND_SESSION_KEY))
+        if renamed is not None:
+            session[BACKEND_SESSION_KEY] = renamed
+        return session
 
     def _stored_data(self) -> str | None:
         """The session's stored data, unless it is missing or has expired."""

@@ -181,9 +181,10 @@ CELERY_DB_REUSE_MAX = 10**9
 # Django's database sessions, their read written out (accounts/sessions.py).
 SESSION_ENGINE = "accounts.sessions"
 AUTH_USER_MODEL = "accounts.User"
+# Django's and allauth's, with the user's read written out (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.ModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
