@@ -735,6 +735,66 @@ def timeline_report(phase: Phase, acts: dict, outs: dict, width: float) -> list[
     return out
 
 
+def services_reached(bench: str) -> bool:
+    """Whether PostgreSQL and Redis answer (the benchmark's own database made afresh),
+    and Django is set up; if not, says what is missing."""
+    try:
+        ensure_database(os.environ["DATABASE_URL"], fresh=OWN_DATABASE)
+        import redis
+
+        redis.Redis.from_url(os.environ["REDIS_URL"]).ping()
+    except Exception as e:  # noqa: BLE001 - any connection failure means the same thing
+        print(
+            f"{bench} needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL, or run "
+            f"them locally on their default ports ({type(e).__name__}: {e})"
+        )
+        return False
+    import django
+
+    django.setup()
+    return True
+
+
+def fresh_rooms(count: int, prefix: str) -> tuple[list, list[str]]:
+    """``count`` rooms of four new players each, on a migrated database and an empty
+    Redis db, vacuumed: (the rooms, their players' session cookies, four a room)."""
+    import redis
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tests.live import four_player_room
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    stamp = int(time.time())
+    rooms, cookies = [], []
+    for t in range(count):
+        users = [
+            User.objects.create_user(username=f"{prefix}{stamp}-{t}-{k}")  # no password to hash
+            for k in range(4)
+        ]
+        room, room_cookies = four_player_room(users)
+        rooms.append(room)
+        cookies.extend(room_cookies)
+    vacuum(os.environ["DATABASE_URL"])
+    return rooms, cookies
+
+
+def server_environment() -> dict[str, str]:
+    """The servers' environment: production settings (DEBUG off, no per-query
+    bookkeeping), as a deployment runs, with the echo socket mounted."""
+    from tests.live import server_env
+
+    OUT.mkdir(exist_ok=True)
+    return server_env(
+        os.environ["DATABASE_URL"],
+        GAME_ECHO_ENDPOINT="1",
+        DJANGO_DEBUG="0",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+
+
 def measured(coro):
     """One of the runs, with this process's cyclic collector off: the load generator's
     own pauses (up to 0.17 s seen at 250 tables, a full collection of its heap) would
@@ -811,51 +871,14 @@ def main() -> int:
         help="py-spy only the run's first seconds (e.g. the paced tables sitting down)",
     )
     args = parser.parse_args()
-    try:
-        ensure_database(os.environ["DATABASE_URL"], fresh=OWN_DATABASE)
-        import redis
-
-        redis.Redis.from_url(os.environ["REDIS_URL"]).ping()
-    except Exception as e:  # noqa: BLE001 - any connection failure means the same thing
-        print(
-            "bench_tables needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL, or run "
-            f"them locally on their default ports ({type(e).__name__}: {e})"
-        )
+    if not services_reached("bench_tables"):
         return 1
-
-    import django
-
-    django.setup()
-    import redis
     from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    from tests.live import DaphneServer, four_player_room, free_port, server_env
+    from tests.live import DaphneServer, free_port
 
-    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    call_command("migrate", verbosity=0)
-    User = get_user_model()
-    stamp = int(time.time())
-    rooms, cookies = [], []
-    for t in range(2 * args.tables):  # one set of tables per table run
-        users = [
-            User.objects.create_user(username=f"bench{stamp}-{t}-{k}")  # no password to hash
-            for k in range(4)
-        ]
-        room, room_cookies = four_player_room(users)
-        rooms.append(room)
-        cookies.extend(room_cookies)
-    vacuum(os.environ["DATABASE_URL"])
-
-    OUT.mkdir(exist_ok=True)
-    # Production settings: DEBUG off (no per-query bookkeeping), as a deployment runs.
-    env = server_env(
-        os.environ["DATABASE_URL"],
-        GAME_ECHO_ENDPOINT="1",
-        DJANGO_DEBUG="0",
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-    )
+    rooms, cookies = fresh_rooms(2 * args.tables, "bench")  # one set of tables per table run
+    env = server_environment()
     timeline_dir = OUT / "bench-timeline"
     if args.timeline:
         shutil.rmtree(timeline_dir, ignore_errors=True)
