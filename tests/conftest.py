@@ -12,6 +12,25 @@ def pytest_configure(config):
     OUTPUT_DIR.mkdir(exist_ok=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _socket_threads_let_go_of_the_test_database(django_db_setup):
+    """The table socket's database calls run in worker threads (``games.consumers._db``)
+    that keep their connections between calls, as a server's threads do.  At the end of
+    the run they let go of them, or PostgreSQL refuses to drop the test database ("being
+    accessed by other users", a warning at teardown): the connect thread lives as long as
+    the process, and the connections of the event loops' ended worker threads wait for
+    the cyclic collector (a Django connection holds cycles)."""
+    yield
+    import gc
+
+    from django.db import connections
+
+    from games.consumers import _CONNECT_POOL
+
+    _CONNECT_POOL.submit(connections.close_all).result()
+    gc.collect()
+
+
 @pytest.fixture(autouse=True)
 def _clear_caches():
     """Rate-limit counters live in the cache; start and leave every test with it empty."""
