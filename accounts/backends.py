@@ -6,7 +6,7 @@ user behind its session through its backend's ``get_user``, and the ORM compiled
 ``SELECT`` afresh each time: in the table benchmark's busiest seconds (a thousand sockets
 sitting down in ten) it was 4.6 % of the socket servers' CPU, most of it compiling
 (issue 15).  Here the same row is read by a statement written once and built into a user
-exactly as the ORM builds one (``games.rows.ModelColumns``); everything else, logging in
+exactly as the ORM builds one (``games.rows``); everything else, logging in
 and the checks ``django.contrib.auth.get_user`` makes of the session, is the library's.
 
 Sessions made before these classes name Django's and allauth's own paths as their
@@ -19,30 +19,17 @@ from __future__ import annotations
 from allauth.account import auth_backends as allauth_backends
 from django.contrib.auth import backends as django_backends
 from django.contrib.auth import get_user_model
-from django.db import connections, router
 
-from games.rows import ModelColumns
+from games import rows
 
-_columns: ModelColumns | None = None
+_USER = rows.ModelColumns(get_user_model(), "u")
 
 
 def user_by_id(user_id):
     """The user with this primary key, as ``User._default_manager.get(pk=...)`` gives it;
     None if there is none."""
-    global _columns
-    model = get_user_model()
-    if _columns is None:
-        _columns = ModelColumns(model, "u")
-    conn = connections[router.db_for_read(model)]
-    qn = conn.ops.quote_name
-    with conn.cursor() as cur:
-        cur.execute(
-            f"SELECT {_columns.sql()} FROM {qn(model._meta.db_table)} u"
-            f" WHERE u.{qn(model._meta.pk.column)} = %s",
-            [model._meta.pk.get_db_prep_value(user_id, conn)],
-        )
-        row = cur.fetchone()
-    return None if row is None else _columns.build(row, conn)
+    pk = _USER.model._meta.pk
+    return rows.first(_USER, f"WHERE u.{rows.here().ops.quote_name(pk.column)} = %s", [user_id])
 
 
 class _UserReadWrittenOut:
