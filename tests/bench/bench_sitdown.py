@@ -24,7 +24,6 @@ import asyncio
 import functools
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ from bench_tables import (  # noqa: E402 - sets the benchmark's environment defa
     machine_speed,
     measured,
     pct,
+    schedule,
     server_environment,
     server_of,
     services_reached,
@@ -69,13 +69,6 @@ async def echo_once(url, origin, start: float, out: list, leave) -> None:
         await ws.recv()
         out.append(time.perf_counter() - t0)
         await leave.wait()
-
-
-def schedule(tables: int, stagger: float, seed: int) -> list[float]:
-    """When each table sits down: evenly over ``stagger`` seconds, in a shuffled order."""
-    starts = [stagger * i / max(1, tables) for i in range(tables)]
-    random.Random(seed).shuffle(starts)
-    return starts
 
 
 async def measured_round(make_tasks, meter, out: list, failures: list) -> dict[str, float]:

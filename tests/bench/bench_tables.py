@@ -344,6 +344,13 @@ def server_of(path: str, k: int, ports: list[int], route: str) -> int:
     return ports[zlib.crc32(path.encode()) % len(ports)]
 
 
+def schedule(tables: int, stagger: float, seed: int) -> list[float]:
+    """When each table sits down: evenly over ``stagger`` seconds, in a shuffled order."""
+    starts = [stagger * i / max(1, tables) for i in range(tables)]
+    random.Random(seed).shuffle(starts)
+    return starts
+
+
 async def run_tables(
     phase: Phase,
     rooms,
@@ -359,8 +366,7 @@ async def run_tables(
 ):
     """Play one hand at each room; a table's players sit down together, the tables at
     moments spread evenly over ``stagger`` seconds."""
-    starts = [stagger * i / max(1, len(rooms)) for i in range(len(rooms))]
-    random.Random(first).shuffle(starts)
+    starts = schedule(len(rooms), stagger, seed=first)
     paths = [f"/ws/rooms/{room.pk}/" for room in rooms]
     port = [[server_of(path, k, ports, route) for k in range(4)] for path in paths]
     tasks = [
