@@ -34,7 +34,6 @@ import time
 from asgiref.sync import SyncToAsync
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
 from django.db import (
@@ -336,16 +335,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.room_id, self.seat = room_id, seat  # its presence row is written
         await self._send_snapshot(backlog=True, envelopes=snapshot)
         ensure_sweeper()
-
-    async def websocket_disconnect(self, message):
-        """Channels' own, without its ``aclose_old_connections`` at the end: that is a hop
-        to the thread the process shares for thread-sensitive sync code (queued behind
-        whatever runs there; a thousand sockets leave in the table benchmark's last
-        seconds) to tidy that thread's connection, which this consumer never uses: its
-        database calls go through ``_db``, which tidies its own.  (Its ``groups`` are
-        none: ``disconnect`` leaves the groups it joined.)"""
-        await self.disconnect(message["code"])
-        raise StopConsumer()
 
     async def disconnect(self, code):
         if self.releaser is not None:

@@ -345,33 +345,3 @@ def test_the_benchmark_timeline_keeps_each_move_s_times_in_order(make_user, tmp_
     out = {(r[3], float(r[4])) for r in rows if r[0] == "out" and r[1:3] == [str(room.pk), "0"]}
     sent = [t for v, t in out if v == str(answered)]
     assert sent and started <= sent[0]
-
-
-def test_a_closing_socket_cleans_up_without_a_hop_to_the_shared_sync_thread(make_user, monkeypatch):
-    """A socket's close removes its presence row (in ``_db``'s thread) and skips Channels'
-    tidying of the shared sync thread's connection, which the table socket never uses."""
-    from channels.generic import websocket
-
-    from games.models import Presence
-
-    hops = []
-    tidy = websocket.aclose_old_connections
-
-    async def counted():
-        hops.append(1)
-        await tidy()
-
-    monkeypatch.setattr(websocket, "aclose_old_connections", counted)
-    room, cookie = ann_at_a_table(make_user)
-    present = database_sync_to_async(lambda: Presence.objects.filter(room=room).count())
-
-    async def run():
-        comm = connect(room, cookie)
-        assert (await comm.connect())[0]
-        await drain(comm)
-        assert await present() == 1
-        await comm.disconnect()
-        assert await present() == 0
-
-    async_to_sync(run)()
-    assert hops == []
