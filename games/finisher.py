@@ -19,12 +19,11 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Case, F, Value, When
 
 from games import publish, rows
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
-from games.selectors import settled_payload
+from games.selectors import HAND_COLUMNS, SETTLEMENT_COLUMNS, settled_payload
 
 SETTLE_TASK = "games.tasks.settle_hand"
 
@@ -90,15 +89,20 @@ def announce_ended(room: Room, hand: Hand) -> None:
 
 @transaction.atomic
 def hand_settle(hand_id) -> Settlement | None:
-    """Store the hand's settlement and apply it to seats and balances, once.
+    """Store the hand's settlement and apply it to seats and balances, once; the
+    settlement returned holds its hand (as read here, under the lock).
 
     Idempotent: the settlement row is unique per hand, so a retried task finds it and
-    does nothing more."""
-    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    does nothing more.  The reads and the two additions are written out (``rows``): the
+    ORM compiled them afresh at every hand's end, 2.0 ms of the worker's CPU against 0.2
+    (SQLite, by ``time.process_time``).  The settlement's own insert is not: one
+    ``create``, 0.05 ms more than written out."""
+    hand = rows.first(HAND_COLUMNS, "WHERE h.id = %s", [hand_id], lock=True)
     if hand is None or hand.status != Hand.Status.ENDED:
         return None
-    existing = Settlement.objects.filter(hand=hand).first()
+    existing = rows.first(SETTLEMENT_COLUMNS, "WHERE st.hand_id = %s", [hand.pk])
     if existing is not None:
+        existing.hand = hand
         return existing
     out = settle(HandState.from_json(hand.state))
     settlement = Settlement.objects.create(
@@ -114,26 +118,25 @@ def hand_settle(hand_id) -> Settlement | None:
     )
     # One statement for the seats' scores, one for the players' balances.
     deltas = dict(enumerate(out["deltas"]))
-    Seat.objects.filter(room_id=hand.room_id, index__in=deltas).update(
-        score=F("score") + _by("index", deltas)
-    )
+    rows.add_amounts(Seat, "index", deltas, "score", where={"room": hand.room_id})
     balances = {hand.players[i]: d for i, d in deltas.items() if hand.players[i] is not None}
-    if balances:
-        get_user_model().objects.filter(pk__in=balances).update(
-            balance=F("balance") + _by("pk", balances)
-        )
+    rows.add_amounts(get_user_model(), "id", balances, "balance")
     return settlement
 
 
-def _by(field: str, values: dict) -> Case:
-    """``values[row.field]`` for the row an UPDATE is writing (its keys: the rows')."""
-    return Case(*(When(**{field: k}, then=Value(v)) for k, v in values.items()))
+def settled_announce(hand_id, *, settlement: Settlement | None = None, changes=None) -> bool:
+    """Tell the table the hand's settlement (after ratings, so it carries them).
 
-
-def settled_announce(hand_id) -> bool:
-    """Tell the table the hand's settlement (after ratings, so it carries them)."""
-    hand = Hand.objects.defer("state").filter(pk=hand_id).first()
-    payload = settled_payload(hand) if hand is not None else None
+    The settlement task passes what it has just written or found: the settlement (with
+    its hand) and the hand's rating changes, not read again; without them (or a
+    settlement that does not hold its hand) they are read."""
+    if settlement is not None and Settlement.hand.is_cached(settlement):
+        hand = settlement.hand
+    else:
+        hand = Hand.objects.defer("state").filter(pk=hand_id).first()
+    payload = (
+        settled_payload(hand, settlement=settlement, changes=changes) if hand is not None else None
+    )
     if payload is None:
         return False
     # The seats' running scores moved with the settlement: the room's standings first.

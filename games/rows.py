@@ -1,11 +1,12 @@
 """Model instances from hand-written SQL, converted exactly as the ORM converts them.
 
-The table server's hot path runs one statement per action that the ORM would compile
-afresh every time (a join, a row lock, an annotation): compiling it cost more CPU than
-the database took to answer.  Here the SQL is written once and the rows are turned into
-ordinary model instances with ``Model.from_db`` after the same per-column converters
-the ORM's compiler applies (the field's, e.g. JSON decoding, then the backend's, e.g.
-SQLite's booleans and datetimes), so callers cannot tell the difference.
+The table server's hot path runs one statement per action (and the settlement task a
+score of them at every hand's end) that the ORM would compile afresh every time (a
+join, a row lock, an annotation): compiling it cost more CPU than the database took
+to answer.  Here the SQL is written once and the rows are turned into ordinary model
+instances with ``Model.from_db`` after the same per-column converters the ORM's
+compiler applies (the field's, e.g. JSON decoding, then the backend's, e.g. SQLite's
+booleans and datetimes), so callers cannot tell the difference.
 """
 
 from __future__ import annotations
@@ -165,6 +166,44 @@ def update_fields(
     sql = _update_sql(conn, type(instance)._meta, names, where, columns)
     with conn.cursor() as cur:
         cur.execute(sql, _update_params(conn, instance, names, where, columns))
+        return cur.rowcount
+
+
+def add_amounts(model, key: str, amounts: dict, field: str, *, where: dict | None = None) -> int:
+    """Add ``amounts[k]`` to ``field`` of the row of ``model`` whose ``key`` is ``k``, for
+    each ``k``, among the rows whose fields in ``where`` hold those values (all by field
+    name); the rows changed.  One statement, ``UPDATE ... SET f = f + CASE k WHEN ...
+    END WHERE ... AND k IN (...)``: what ``update(f=F(f) + Case(When(...)))`` writes, but
+    the ORM resolves and compiles those expressions afresh every time (the settlement's
+    four scores or balances: 0.6-0.7 ms of CPU against 0.03-0.04 written out once per
+    shape, the number of keys included)."""
+    if not amounts:
+        return 0
+    conn = here()
+    meta = model._meta
+    key_field, added = meta.get_field(key), meta.get_field(field)
+
+    def make() -> str:
+        qn = conn.ops.quote_name
+        k, f = qn(key_field.column), qn(added.column)
+        cases = " ".join(["WHEN %s THEN %s"] * len(amounts))
+        conds = "".join(f"{qn(meta.get_field(n).column)} = %s AND " for n in where or {})
+        keys = ", ".join(["%s"] * len(amounts))
+        return (
+            f"UPDATE {qn(meta.db_table)} SET {f} = {f} + CASE {k} {cases} END"
+            f" WHERE {conds}{k} IN ({keys})"
+        )
+
+    shape = (meta.label, key, field, tuple(where or ()), len(amounts))
+    sql = _statement((conn.vendor, "add", *shape), make)
+    keys = [key_field.get_db_prep_value(k, conn) for k in amounts]
+    params = []
+    for k, v in zip(keys, amounts.values(), strict=True):
+        params += [k, added.get_db_prep_value(v, conn)]
+    params += [meta.get_field(n).get_db_prep_value(v, conn) for n, v in (where or {}).items()]
+    params += keys
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
         return cur.rowcount
 
 
@@ -349,12 +388,19 @@ def _insert_params(conn, objs: list) -> list:
     return [_prepared(f, f.pre_save(obj, True), conn) for obj in objs for f in fields]
 
 
-def insert(objs: list) -> None:
-    """``INSERT`` these new instances of one model in one statement (no primary keys
-    are read back), their values prepared as ``save`` prepares them (``auto_now_add``
-    included)."""
+def insert(objs: list, *, ignore_conflicts: bool = False, pks: bool = False) -> None:
+    """``INSERT`` these new instances of one model in one statement, their values
+    prepared as ``save`` prepares them (``auto_now_add`` included).  ``pks``: the new
+    rows' primary keys are read back (``RETURNING``, in the order of the rows, as
+    ``bulk_create`` takes them) and the instances become saved ones, as ``save`` or
+    ``bulk_create`` leave them; else none is read.  ``ignore_conflicts``: a row that
+    would break a unique constraint is skipped (``ON CONFLICT DO NOTHING``, on
+    PostgreSQL and SQLite alike), as ``bulk_create(..., ignore_conflicts=True)`` skips
+    it (and, as it, reads no keys: which rows were skipped is not known)."""
     if not objs:
         return
+    if pks and ignore_conflicts:
+        raise ValueError("the keys of rows that may be skipped cannot be matched to them")
     conn = here()
     meta = type(objs[0])._meta
 
@@ -363,11 +409,31 @@ def insert(objs: list) -> None:
         fields = _inserted(meta)
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         columns = ", ".join(qn(f.column) for f in fields)
-        return f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}"
+        sql = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}"
+        if ignore_conflicts:
+            sql += " ON CONFLICT DO NOTHING"
+        if pks:
+            sql += f" RETURNING {qn(meta.pk.column)}"
+        return sql
 
-    sql = _statement((conn.vendor, "insert", meta.label, len(objs)), make)
+    shape = (meta.label, len(objs), ignore_conflicts, pks)
+    sql = _statement((conn.vendor, "insert", *shape), make)
     with conn.cursor() as cur:
         cur.execute(sql, _insert_params(conn, objs))
+        if not pks:
+            return
+        found = cur.fetchall()
+    for obj, (pk,) in zip(objs, found, strict=True):
+        obj.pk = pk
+        obj._state.adding, obj._state.db = False, conn.alias
+
+
+def _select_sql(conn, cols: ModelColumns, tail: str, lock: bool) -> str:
+    qn = conn.ops.quote_name
+    sql = f"SELECT {cols.sql()} FROM {qn(cols.model._meta.db_table)} {cols.alias} {tail}"
+    if lock and conn.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql
 
 
 def first(cols: ModelColumns, tail: str, params, *, lock: bool = False):
@@ -375,14 +441,21 @@ def first(cols: ModelColumns, tail: str, params, *, lock: bool = False):
     (None: no row); ``lock``: ``FOR UPDATE`` where the database has row locks (SQLite
     locks the whole database for the transaction instead)."""
     conn = here()
-    qn = conn.ops.quote_name
-    sql = f"SELECT {cols.sql()} FROM {qn(cols.model._meta.db_table)} {cols.alias} {tail}"
-    if lock and conn.features.has_select_for_update:
-        sql += " FOR UPDATE"
     with conn.cursor() as cur:
-        cur.execute(sql, params)
+        cur.execute(_select_sql(conn, cols, tail, lock), params)
         row = cur.fetchone()
     return None if row is None else cols.build(row, conn)
+
+
+def every(cols: ModelColumns, tail: str, params, *, lock: bool = False) -> list:
+    """Every row of ``first``'s statement, as instances in the order the rows came.
+    ``lock``: with an ``ORDER BY`` in ``tail`` PostgreSQL locks the rows in that order
+    (rows that several writers lock must be locked in one order by all of them)."""
+    conn = here()
+    with conn.cursor() as cur:
+        cur.execute(_select_sql(conn, cols, tail, lock), params)
+        found = cur.fetchall()
+    return [cols.build(row, conn) for row in found]
 
 
 def upsert(instance, unique: str, update: list[str]) -> None:

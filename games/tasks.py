@@ -30,7 +30,11 @@ def settle_hand(hand_id: int) -> bool:
     settlement = finisher.hand_settle(hand_id)
     if settlement is None:
         return False
-    update_ratings(hand_id)  # hand_settle has committed; run here, not queued
+    # hand_settle has committed; rated here, not queued.  Announced with what this task
+    # has just written or found (the hand, its settlement, the rating changes), not read
+    # back: only the seats' new scores are.
+    changes = ratings_update_for_hand(hand_id)
+    finisher.settled_announce(hand_id, settlement=settlement, changes=changes)
     return True
 
 

@@ -43,6 +43,93 @@ def test_a_deferred_column_is_loaded_on_first_access_as_the_orm_does(make_user):
     assert len(loads) == 2  # the deferred load, then the test's own read
 
 
+def test_every_builds_each_row_as_the_orm_does_in_the_order_asked(make_user):
+    from games.models import Seat
+
+    users = [make_user(f"e{i}") for i in range(4)]
+    room, _ = four_seated(users, hands=2)
+    cols = rows.ModelColumns(Seat, "s")
+    got = rows.every(cols, 'WHERE s.room_id = %s ORDER BY s."index" DESC', [room.pk], lock=True)
+    expected = list(Seat.objects.filter(room=room).order_by("-index"))
+    assert [_fields(s) for s in got] == [_fields(s) for s in expected]
+    assert [s.index for s in got] == [3, 2, 1, 0]
+    assert all(s._state.adding is False and s._state.db == "default" for s in got)
+    assert rows.every(cols, "WHERE s.room_id = %s", [room.pk + 999]) == []
+
+
+def test_add_amounts_adds_each_amount_to_its_own_row_only(make_user):
+    """The settlement's scores and balances: ``field + amounts[key]`` for the rows of
+    those keys among those ``where`` picks; every other row as it was."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Seat
+
+    users = [make_user(f"m{i}") for i in range(8)]
+    room, _ = four_seated(users[:4])
+    other, _ = four_seated(users[4:])
+    Seat.objects.update(score=10)
+    get_user_model().objects.update(balance=100)
+
+    def scores(r):
+        return list(Seat.objects.filter(room=r).order_by("index").values_list("score", flat=True))
+
+    def balances():
+        return [
+            u.balance
+            for u in get_user_model().objects.filter(pk__in=[u.pk for u in users]).order_by("pk")
+        ]
+
+    with CaptureQueriesContext(connection) as ran:
+        changed = rows.add_amounts(
+            Seat, "index", {0: 5, 2: -3, 3: 0}, "score", where={"room": room.pk}
+        )
+    assert (changed, len(ran)) == (3, 1)
+    assert scores(room) == [15, 10, 7, 10]
+    assert scores(other) == [10, 10, 10, 10]  # the same seat numbers, another room's
+    # The same shape again (its SQL made once): other keys, other amounts.
+    assert (
+        rows.add_amounts(Seat, "index", {1: 2, 0: -20, 3: 4}, "score", where={"room": room.pk}) == 3
+    )
+    assert scores(room) == [-5, 12, 7, 14]
+    # No ``where``: the keys alone pick the rows; a key no row has changes nothing.
+    User = get_user_model()
+    amounts = {users[1].pk: -7, users[6].pk: 3, max(u.pk for u in users) + 99: 1}
+    assert rows.add_amounts(User, "id", amounts, "balance") == 2
+    assert balances() == [100, 93, 100, 100, 100, 100, 103, 100]
+    assert scores(other) == [10, 10, 10, 10]
+    with CaptureQueriesContext(connection) as ran:
+        assert rows.add_amounts(User, "id", {}, "balance") == 0
+    assert len(ran) == 0  # nothing to add: no statement
+
+
+def test_insert_reads_the_new_keys_back_or_skips_the_rows_that_exist(make_user):
+    """``pks``: the instances become the saved rows, as ``save`` or ``bulk_create`` leave
+    them.  ``ignore_conflicts``: a row the unique constraint already holds is left as it
+    is, the others are made (the ratings of players new to a variant)."""
+    from games.models import HandAction
+    from leaderboards.models import Rating
+
+    users = [make_user(f"i{i}") for i in range(4)]
+    room, hand = four_seated(users, hands=2)
+    logged = [
+        HandAction(hand=hand, seq=1000 + i, seat=i, action={"type": "pass", "n": i})
+        for i in range(3)
+    ]
+    rows.insert(logged, pks=True)
+    for made in logged:
+        assert made._state.adding is False and made._state.db == "default"
+        assert _fields(made) == _fields(HandAction.objects.get(pk=made.pk))
+    assert len({a.pk for a in logged}) == 3
+
+    Rating.objects.create(user=users[0], variant="sichuan", mu=30.0, hands=7)
+    new = [Rating(user=u, variant="sichuan") for u in users[:2]]
+    rows.insert(new, ignore_conflicts=True)
+    got = {r.user_id: (r.mu, r.hands) for r in Rating.objects.all()}
+    assert got == {users[0].pk: (30.0, 7), users[1].pk: (Rating().mu, 0)}
+    with pytest.raises(ValueError):
+        rows.insert([Rating(user=users[2], variant="sichuan")], ignore_conflicts=True, pks=True)
+
+
 def test_upsert_inserts_then_updates_the_row_with_that_unique_value(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
