@@ -458,6 +458,31 @@ def every(cols: ModelColumns, tail: str, params, *, lock: bool = False) -> list:
     return [cols.build(row, conn) for row in found]
 
 
+def values(model, field: str, where: dict, *, order_by: str | None = None) -> list:
+    """The values of ``field`` of ``model``'s rows whose fields in ``where`` have those
+    values (all by field name), ordered by ``order_by`` if given: for plain columns
+    (numbers, keys), whose values the database returns as the model holds them (no
+    field's converter is applied).  What ``values_list(field, flat=True)`` reads, without
+    compiling the query every time (a settlement's seat scores: 0.27 ms of CPU against
+    0.02)."""
+    conn = here()
+    meta = model._meta
+
+    def make() -> str:
+        qn = conn.ops.quote_name
+        conds = " AND ".join(f"{qn(meta.get_field(n).column)} = %s" for n in where)
+        sql = f"SELECT {qn(meta.get_field(field).column)} FROM {qn(meta.db_table)} WHERE {conds}"
+        if order_by:
+            sql += f" ORDER BY {qn(meta.get_field(order_by).column)}"
+        return sql
+
+    sql = _statement((conn.vendor, "values", meta.label, field, tuple(where), order_by), make)
+    params = [meta.get_field(n).get_db_prep_value(v, conn) for n, v in where.items()]
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
+        return [row[0] for row in cur.fetchall()]
+
+
 def upsert(instance, unique: str, update: list[str]) -> None:
     """Insert ``instance``'s row or, when one with the same ``unique`` column value exists,
     update that row's ``update`` fields (one statement: ``INSERT ... ON CONFLICT``, on

@@ -354,22 +354,9 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
         "transfers": settlement.transfers,
         "deltas": settlement.deltas,
         "details": settlement.details,
-        "scores": _scores(hand.room_id),
+        "scores": rows.values(Seat, "score", {"room": hand.room_id}, order_by="index"),
         "ratings": sorted(shown, key=lambda c: c["seat"]),
     }
-
-
-def _scores(room_id) -> list[int]:
-    """The room's seats' running scores, in seat order.  (Written out: the ORM's query
-    and the seat instances it built for them cost 0.27 ms of CPU against 0.02.)"""
-    qn = connection.ops.quote_name
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT s.score FROM {qn(Seat._meta.db_table)} s WHERE s.room_id = %s"
-            f" ORDER BY s.{qn('index')}",
-            [room_id],
-        )
-        return [row[0] for row in cur.fetchall()]
 
 
 # --------------------------------------------------------------------------

@@ -134,14 +134,7 @@ def _advance(ratings: dict, seated, after, winners) -> None:
 
 def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
     """A hand of a club room also moves the players' ratings within that club."""
-    conn = rows.here()
-    with conn.cursor() as cur:
-        cur.execute(
-            f"SELECT r.club_id FROM {conn.ops.quote_name(Room._meta.db_table)} r WHERE r.id = %s",
-            [hand.room_id],
-        )
-        row = cur.fetchone()
-    club_id = row[0] if row else None
+    club_id = next(iter(rows.values(Room, "club", {"id": hand.room_id})), None)
     if club_id is None:
         return
     ratings = _locked_skills(ClubRating, seated, club_id=club_id, variant=hand.variant)

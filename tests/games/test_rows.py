@@ -130,6 +130,20 @@ def test_insert_reads_the_new_keys_back_or_skips_the_rows_that_exist(make_user):
         rows.insert([Rating(user=users[2], variant="sichuan")], ignore_conflicts=True, pks=True)
 
 
+def test_values_reads_one_column_as_values_list_does(make_user):
+    from games.models import Room, Seat
+
+    users = [make_user(f"v{i}") for i in range(4)]
+    room, _ = four_seated(users, hands=2)
+    for seat, score in zip(range(4), (7, -3, 0, 12), strict=True):
+        Seat.objects.filter(room=room, index=seat).update(score=score)
+    got = rows.values(Seat, "score", {"room": room.pk}, order_by="index")
+    expected = Seat.objects.filter(room=room).order_by("index").values_list("score", flat=True)
+    assert got == list(expected) == [7, -3, 0, 12]
+    assert rows.values(Room, "club", {"id": room.pk}) == [None]  # not a club room
+    assert rows.values(Room, "club", {"id": room.pk + 999}) == []
+
+
 def test_upsert_inserts_then_updates_the_row_with_that_unique_value(make_user):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
