@@ -681,11 +681,28 @@ SEGMENTS = (
 )
 
 
-def timeline_report(phase: Phase, acts: dict, outs: dict, width: float) -> list[str]:
+def _segment_rows(moves: list, slow: list) -> list[str]:
+    """p50 / p90 / p99 of each segment of ``moves``, and its mean over ``slow``."""
+    rows = [
+        (name, [m[1][i] for m in moves], [m[1][i] for m in slow]) for i, name in enumerate(SEGMENTS)
+    ]
+    rows.append(("(the service, whole)", [m[2] for m in moves], [m[2] for m in slow]))
+    rows.append(("all", [m[0] for m in moves], [m[0] for m in slow]))
+    return [
+        f"  {name:28}{pct(values, 0.5):>7.2f}{pct(values, 0.9):>7.2f}"
+        f"{pct(values, 0.99):>8.2f}   slowest {1000 * sum(of_slow) / len(of_slow):>7.2f}"
+        for name, values, of_slow in rows
+    ]
+
+
+def timeline_report(
+    phase: Phase, acts: dict, outs: dict, width: float, settled_from: float
+) -> list[str]:
     """Each move's latency cut at the server's timestamps (SEGMENTS; the clocks are the
     machine's one monotonic clock), and where the slowest 1 % of moves were: by
     ``width`` seconds of the run, and by kind (a hand's first four moves, its last, the
-    rest)."""
+    rest); then the same cut of the moves sent from ``settled_from`` seconds on (the
+    window in which the last table sat down and those before it)."""
     last: dict[int, int] = defaultdict(int)
     for room, _, _, answer, _, _ in phase.timeline:
         last[room] = max(last[room], answer)
@@ -712,16 +729,14 @@ def timeline_report(phase: Phase, acts: dict, outs: dict, width: float) -> list[
         f"{len(phase.timeline)} moves matched): ms, p50 / p90 / p99, and the mean over "
         f"the slowest 1 % (over {1000 * slow[0][0]:.1f} ms)"
     ]
-    rows = [
-        (name, [m[1][i] for m in moves], [m[1][i] for m in slow]) for i, name in enumerate(SEGMENTS)
-    ]
-    rows.append(("(the service, whole)", [m[2] for m in moves], [m[2] for m in slow]))
-    rows.append(("all", [m[0] for m in moves], [m[0] for m in slow]))
-    for name, values, of_slow in rows:
+    out += _segment_rows(moves, slow)
+    later = [m for m in moves if m[3] * width >= settled_from]
+    if later:
         out.append(
-            f"  {name:28}{pct(values, 0.5):>7.2f}{pct(values, 0.9):>7.2f}"
-            f"{pct(values, 0.99):>8.2f}   slowest {1000 * sum(of_slow) / len(of_slow):>7.2f}"
+            f"  the moves sent from {settled_from:g} s on (the tables sat down): {len(later)}, "
+            f"the slowest 1 % of them over {1000 * later[-max(1, len(later) // 100)][0]:.1f} ms"
         )
+        out += _segment_rows(later, later[-max(1, len(later) // 100) :])
     by_window = defaultdict(int)
     by_kind = defaultdict(int)
     kinds = defaultdict(int)
@@ -1050,7 +1065,16 @@ def main() -> int:
         print("\n".join(profile))
     if args.timeline:
         print()
-        print("\n".join(timeline_report(paced, *read_timeline(timeline_dir), args.window)))
+        print(
+            "\n".join(
+                timeline_report(
+                    paced,
+                    *read_timeline(timeline_dir),
+                    args.window,
+                    args.window * (1 + args.stagger // args.window),
+                )
+            )
+        )
 
     # Issue 15's targets (stated for 250 tables on the 2-core machine with 2 processes;
     # at other sizes they say which way the figures lean, nothing more).
