@@ -314,3 +314,7 @@ GAME_ECHO_ENDPOINT = env_bool("GAME_ECHO_ENDPOINT", False)
 # machine, not a restart, can lose the last ~0.6 s of moves; any later durable commit
 # (a settlement, a page's or the API's write) makes everything before it durable too.
 GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)
+# PostgreSQL: a table move this process can decide on what it kept is written from the
+# socket server's event loop on a connection of its own, not in a worker thread
+# (games.loopdb); off, every move goes through a thread.
+GAME_SOCKET_LOOP_WRITES = env_bool("GAME_SOCKET_LOOP_WRITES", True)

@@ -46,7 +46,7 @@ from django.db import (
 )
 
 from clubs.selectors import room_hidden_from
-from games import publish, selectors, services, timeline
+from games import loopdb, publish, selectors, services, timeline
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -455,12 +455,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
+        if loopdb.enabled() and await self._act_here(msg["action"], msg.get("v"), arrived):
+            return
         # Actions at different tables run in parallel threads; the room lock orders them.
         move = {"room_id": self.room_id, "user": self.user, "version": msg.get("v")}
         if timeline.ON:
             await _act_on_timeline(action=msg["action"], seat=self.seat, arrived=arrived, **move)
         else:
             await _act(action=msg["action"], **move)
+
+    async def _act_here(self, action: dict, version, arrived) -> bool:
+        """The move decided and written on this event loop (``games.loopdb``); False
+        when it is left to the thread path: not decidable on the table this process kept,
+        the table moved meanwhile, or the loop's connection failed (the thread path then
+        decides under the room lock, and refuses a move on a version that is gone)."""
+        started = timeline.now() if timeline.ON else None
+        move = services.kept_move(self.room_id, self.user, version, action, conn=loopdb.backend())
+        if move is None:
+            return False
+        try:
+            row = await loopdb.fetch_one(move.sql, move.params)
+        except Exception:  # noqa: BLE001 - whatever failed, the thread path decides
+            log.warning("room %s: a move on the loop's connection failed", self.room_id)
+            return False
+        if row is None:
+            return False
+        services.kept_move_written(move, row[0])
+        if timeline.ON:
+            done = timeline.now()
+            timeline.record("act", self.room_id, self.seat, version, arrived, started, done)
+        return True
 
     async def _send_snapshot(self, *, backlog: bool = False, envelopes=None):
         async with self.seq_lock:

@@ -222,7 +222,28 @@ def after_sent_on_commit(fn) -> None:
 def hand_changed_on_commit(
     room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
 ) -> None:
-    """Queue each step's per-seat states (and the result at the end) for commit.
+    """Queue each step's per-seat states (and the result at the end) for commit
+    (``hand_changed``)."""
+    send_on_commit(
+        hand_changed(room_id, hand, steps, viewers=viewers, private=private, watched=watched)
+    )
+
+
+def send_on_commit(messages: list) -> None:
+    transaction.on_commit(lambda: _send(messages))
+
+
+def send_here(messages: list) -> None:
+    """Send ``messages`` now, from the server's event loop itself (``games.loopdb``'s
+    writes): to this process's sockets at once, to the others through the publisher."""
+    loop = asyncio.get_running_loop()
+    _hand_over(loop, messages)
+
+
+def hand_changed(
+    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
+) -> list:
+    """Each step's per-seat states (and the result at the end): the messages to send.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built, nor
@@ -243,8 +264,7 @@ def hand_changed_on_commit(
             payload = hand_end_payload(state, hand)
             end = envelope("hand_end", state.version, payload)
             frames.append([[hand.number, state.version, 1], EVERYONE, dumps(end)])
-    message = frames_message(frames)
-    transaction.on_commit(lambda: _send([(room_group(room_id), message)]))
+    return [(room_group(room_id), frames_message(frames))]
 
 
 def _to_everyone(room_id, env: dict) -> None:

@@ -317,6 +317,33 @@ def update_then_insert(
             for update in also:
                 update.run(conn)
         return "" if changed else None
+    sql, params = update_then_insert_statement(
+        instance, names, objs, where=where, columns=columns, xmin=xmin, lock=lock, also=also
+    )
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
+        row = cur.fetchone()
+        return None if row is None else row[0]
+
+
+def update_then_insert_statement(
+    instance,
+    names: list[str],
+    objs: list,
+    *,
+    where: dict | None = None,
+    columns: dict | None = None,
+    xmin: str | None = None,
+    lock: tuple | None = None,
+    also: tuple[Update, ...] = (),
+    conn=None,
+) -> tuple[str, list]:
+    """PostgreSQL's one statement of ``update_then_insert``, as (SQL, parameters), for a
+    connection other than Django's to run (``games.loopdb``); it returns one row, the
+    updated row's new revision, or none when nothing was written.  Made without a
+    database call: the SQL and the parameters' preparation are the backend's (``conn``,
+    a Django connection of the default database, this thread's if not given)."""
+    conn = conn or here()
     meta, logged = type(instance)._meta, type(objs[0])._meta
 
     def make() -> str:
@@ -364,10 +391,7 @@ def update_then_insert(
     for update in also:
         params += update.params(conn)
     params += _insert_params(conn, objs)
-    with conn.cursor() as cur:
-        cur.execute(sql, params)
-        row = cur.fetchone()
-        return None if row is None else row[0]
+    return sql, params
 
 
 def row_revisions(alias: str) -> str:

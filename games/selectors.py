@@ -216,6 +216,13 @@ def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
     return users
 
 
+def presence_known(room: Room) -> bool:
+    """Whether ``present_users`` of ``room`` would answer from this process's cache (no
+    database read)."""
+    hit = _PRESENT.get(room.pk)
+    return hit is not None and hit[0] == room.presence_rev
+
+
 def watching(room: Room, seats, now: datetime | None = None) -> bool:
     """Whether anyone but its players has a fresh socket at ``room`` (read under the room
     lock, so from ``present_users``' cache)."""

@@ -53,6 +53,7 @@ from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
     HAND_COLUMNS,
     ROOM_COLUMNS,
+    presence_known,
     present_users,
     room_and_playing,
     room_by_id,
@@ -679,12 +680,30 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
     the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
     the id of the transaction that wrote the row last)."""
-    kept = _TABLES.get(room_id)
-    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
-        return None
     if rows.here().in_atomic_block:
         # Within a transaction of the caller's, a row written twice in it keeps the same
         # revision (the transaction's id): only a statement of its own can rely on it.
+        return None
+    decided = _kept_decision(room_id, user, version, action)
+    if decided is None:
+        return None
+    kept, seat, hand, out = decided
+    # The room is written too when this move ends the hand (``finisher.hand_ended``):
+    # on a copy, so that a raced write leaves what is kept as it was.
+    room = rows.clone(kept.room)
+    try:
+        _record(room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
+    except _Raced:
+        return None
+    return hand.version
+
+
+def _kept_decision(room_id: int, user, version, action):
+    """(the kept table, the user's seat there, a copy of its hand, ``apply``'s answer)
+    for a legal move on the table this process kept; None when that cannot be decided
+    without the lock (``_act_as_kept``).  Reads nothing from the database."""
+    kept = _TABLES.get(room_id)
+    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
         return None
     if isinstance(version, bool) or not isinstance(version, int):
         return None
@@ -698,14 +717,52 @@ def _act_as_kept(room_id: int, user, version, action) -> int | None:
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         return None
-    # The room is written too when this move ends the hand (``finisher.hand_ended``):
-    # on a copy, so that a raced write leaves what is kept as it was.
-    room = rows.clone(kept.room)
-    try:
-        _record(room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
-    except _Raced:
+    return kept, seat, hand, out
+
+
+@dataclass(frozen=True)
+class KeptMove:
+    """A move decided on the table this process kept, for the socket server's event loop
+    to write itself (``games.loopdb``, ``consumers``): ``sql`` and ``params`` are
+    ``_act_as_kept``'s one statement, which returns the hand row's new revision, or no
+    row when the table moved meanwhile; then ``kept_move_written``."""
+
+    room: Room
+    hand: Hand
+    write: _Write
+    sql: str
+    params: list
+
+
+def kept_move(room_id: int, user, version, action, *, conn=None) -> KeptMove | None:
+    """``_act_as_kept`` up to its statement, on the socket server's event loop: no
+    database call, no thread.  None for anything it leaves to the thread path (which then
+    decides as before): what ``_act_as_kept`` leaves to the lock, a move that ends the
+    hand (its settlement is queued on commit), and a table whose connected users this
+    process does not know at its revision (they would be read).  ``conn``: the Django
+    connection object the statement is made with (``rows.update_then_insert_statement``)."""
+    decided = _kept_decision(room_id, user, version, action)
+    if decided is None:
         return None
-    return hand.version
+    kept, seat, hand, out = decided
+    if out[0].phase == "ended":
+        return None
+    room = rows.clone(kept.room)
+    if (_untimed(room) or not room.private) and not presence_known(room):
+        return None
+    write = _write_of(room, hand, [(seat.index, action, "player", *out)], kept.seats)
+    sql, params = rows.update_then_insert_statement(
+        hand, write.fields, write.logged, **_write_guards(room, hand, write, kept=True), conn=conn
+    )
+    return KeptMove(room, hand, write, sql, params)
+
+
+def kept_move_written(move: KeptMove, written: str) -> int:
+    """After ``move``'s statement wrote (``written``: the hand row's new revision), on
+    the event loop: what commit does for ``_act_as_kept`` (the table and state kept, the
+    frames to this process's sockets at once and on to the others); the new version."""
+    _after_write(move.room, move.hand, move.write, written, now=True)
+    return move.hand.version
 
 
 @transaction.atomic
@@ -801,6 +858,37 @@ def _record(
     ``room`` and ``hand`` are this process's ``_TABLES`` entry, not read under the lock:
     the write locks the room and happens only while both rows are at the revisions
     kept (else ``_Raced``)."""
+    write = _write_of(room, hand, steps, seats, now)
+    written = rows.update_then_insert(
+        hand,
+        write.fields,
+        write.logged,
+        **_write_guards(room, hand, write, expect=expect, kept=kept),
+    )
+    if written is None:
+        if expect is None and not kept:  # pragma: no cover - the room lock is held
+            raise Hand.DoesNotExist(hand.pk)
+        raise _Raced
+    _after_write(room, hand, write, written)
+
+
+@dataclass(frozen=True)
+class _Write:
+    """What ``_record`` writes of a hand's steps (``_write_of``), for after the write."""
+
+    steps: list
+    state: HandState  # the last step's
+    fields: list[str]
+    logged: list[HandAction]
+    seats: list[Seat]
+    also: tuple
+    now: datetime
+
+
+def _write_of(room: Room, hand: Hand, steps, seats=None, now=None) -> _Write:
+    """``hand`` moved on to the last of ``steps`` (its snapshot, version, clocks, and at
+    the end its result and the room's next state, ``finisher.hand_ended``), and the
+    log rows of the steps: ``_record``'s write, not yet made."""
     now = now or timezone.now()
     state = steps[-1][3]
     hand.state = state.to_json()
@@ -824,38 +912,48 @@ def _record(
         HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
         for seat, action, source, st, _ in steps
     ]
-    written = rows.update_then_insert(
-        hand,
-        fields,
-        logged,
-        where=None if expect is None else {"version": expect},
-        columns={"state_rev": hand.state_rev},
-        xmin=hand.row_xmin if kept else None,
-        lock=(Room, room.pk, room.row_xmin) if kept else None,
-        also=also,
-    )
-    if written is None:
-        if expect is None and not kept:  # pragma: no cover - the room lock is held
-            raise Hand.DoesNotExist(hand.pk)
-        raise _Raced
-    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
+    return _Write(steps, state, fields, logged, seats, also, now)
+
+
+def _write_guards(room: Room, hand: Hand, write: _Write, *, expect=None, kept=False) -> dict:
+    """``rows.update_then_insert``'s conditions for ``_record``'s write (see there)."""
+    return {
+        "where": None if expect is None else {"version": expect},
+        "columns": {"state_rev": hand.state_rev},
+        "xmin": hand.row_xmin if kept else None,
+        "lock": (Room, room.pk, room.row_xmin) if kept else None,
+        "also": write.also,
+    }
+
+
+def _after_write(room: Room, hand: Hand, write: _Write, written: str, *, now=False) -> None:
+    """What follows ``_record``'s write: on commit (``now``: at once, the write being a
+    statement of its own that has committed, on the socket server's event loop) the
+    state and the table kept, and the frames published (``publish``)."""
+    state = write.state
+    later = (lambda fn: fn()) if now else transaction.on_commit
+    later(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
     if written and getattr(room, "row_xmin", None) and state.phase != "ended":
         # Read under the lock (or kept, and checked by this write) and not written here:
         # the room's revision is still the one read.
         hand.row_xmin = written
-        transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
+        later(functools.partial(_keep_table, room, hand, write.seats))
     else:
-        transaction.on_commit(functools.partial(_drop_table, room.pk))
-    publish.hand_changed_on_commit(
+        later(functools.partial(_drop_table, room.pk))
+    messages = publish.hand_changed(
         room.pk,
         hand,
-        [(s, e) for *_, s, e in steps],
-        viewers=seat_viewers(seats),
+        [(s, e) for *_, s, e in write.steps],
+        viewers=seat_viewers(write.seats),
         private=room.private,
         # A spectator's presence row is written under the room's row lock: one not counted
         # here connected after this action and starts from a snapshot taken after it.
-        watched=not room.private and watching(room, seats, now),
+        watched=not room.private and watching(room, write.seats, write.now),
     )
+    if now:
+        publish.send_here(messages)
+    else:
+        publish.send_on_commit(messages)
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).

@@ -25,9 +25,11 @@ def _socket_threads_let_go_of_the_test_database(django_db_setup):
 
     from django.db import connections
 
+    from games import loopdb
     from games.consumers import _CONNECT_POOL
 
     _CONNECT_POOL.submit(connections.close_all).result()
+    loopdb.close_all()  # the event loops' own connections (games.loopdb)
     gc.collect()
 
 
