@@ -318,3 +318,7 @@ GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)
 # socket server's event loop on a connection of its own, not in a worker thread
 # (games.loopdb); off, every move goes through a thread.
 GAME_SOCKET_LOOP_WRITES = env_bool("GAME_SOCKET_LOOP_WRITES", True)
+# Seconds a thread of the socket server holds the GIL while another waits for it
+# (sys.setswitchinterval, set by config/asgi.py; CPython's default is 0.005): the event
+# loop waits at most this long for a worker thread to let it run.
+GAME_SOCKET_SWITCH_INTERVAL = float(os.environ.get("GAME_SOCKET_SWITCH_INTERVAL", "0.0005"))

@@ -82,23 +82,28 @@ def test_asgi_application_routes_http_and_websocket():
 
 
 def test_the_socket_server_keeps_its_loaded_code_out_of_the_collector():
-    """A process that loads the ASGI application (Daphne) freezes what it has loaded and
-    collects young objects less often (``config/asgi.py``)."""
+    """A process that loads the ASGI application (Daphne) freezes what it has loaded,
+    collects young objects less often and hands the GIL on at the switch interval it is
+    set to (``config/asgi.py``)."""
     probe = (
-        "import gc, sys; before = gc.get_freeze_count(); import config.asgi as a; "
+        "import gc, sys; before = gc.get_freeze_count(); was = sys.getswitchinterval(); "
+        "import config.asgi as a; "
         "print(before, gc.get_freeze_count(), gc.get_threshold()[0], a.GC_YOUNG_THRESHOLD); "
-        "print(*sorted(m for m in sys.modules if m.startswith('games.rules.variants.')))"
+        "print(*sorted(m for m in sys.modules if m.startswith('games.rules.variants.'))); "
+        "print(was, sys.getswitchinterval())"
     )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=BASE_DIR,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        env={**env, "GAME_SOCKET_SWITCH_INTERVAL": "0.002"},
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    counts, loaded = result.stdout.splitlines()
+    counts, loaded, switch = result.stdout.splitlines()
+    assert [float(x) for x in switch.split()] == [0.005, 0.002]  # CPython's, then the setting's
     before, frozen, young, wanted = map(int, counts.split())
     assert before == 0 and frozen > 10_000  # Django, Channels and the apps
     assert young == wanted > 700  # CPython's default
