@@ -600,6 +600,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     room.next_hand_at = None
     room.next_server_seed = new_server_seed()
     rows.update_fields(room, ["status", "next_hand_at", "next_server_seed"])
+    _keep_dealt(room, hand, state, seats)
     publish.hand_changed_on_commit(
         room.pk,
         hand,
@@ -611,6 +612,42 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     # for its deal and another for its last ready, 50 ms apart).
     publish.room_changed_on_commit(room.pk, merge=True)
     return hand
+
+
+def _keep_dealt(room: Room, hand: Hand, state, seats: list[Seat]) -> None:
+    """The table just dealt kept on commit, as ``_record`` keeps a table it wrote
+    (PostgreSQL): the hand's first moves are then decided without the room lock, on the
+    socket server's loop (``games.loopdb``), instead of on the thread path, where
+    Sichuan's four 定缺 made at once waited on one another for the lock (issue 15: as
+    250 tables sat down, a hand's first four moves were most of the slowest 1 %).
+    ``room`` and ``hand`` were both written by this transaction, after everything else
+    it wrote of them: their revision is what the database says now, read back in one
+    statement with the snapshot revision it gave the new hand.  Called last with the
+    room locked."""
+    conn = rows.here()
+    if conn.vendor != "postgresql" or state.phase == "ended":
+        return
+    qn = conn.ops.quote_name
+    with conn.cursor() as cur:
+        cur.execute(
+            f"SELECT h.state_rev, {rows.row_revisions('h')}, {rows.row_revisions('r')}"
+            f" FROM {qn(Hand._meta.db_table)} h JOIN {qn(Room._meta.db_table)} r"
+            " ON r.id = h.room_id WHERE h.id = %s",
+            [hand.pk],
+        )
+        hand.state_rev, hand.row_xmin, xmin = cur.fetchone()
+    room = rows.clone(room)
+    room.row_xmin = xmin
+    seats = [rows.clone(s) for s in seats]
+    for seat in seats:  # as the deal left them (its one update of every seat)
+        seat.ready, seat.client_seed = False, ""
+    if not room.private:
+        # Who is connected, at the revision just locked: a public table's moves say
+        # whether anyone watches (``watching``), and the loop decides only a move whose
+        # table's presence it knows (``kept_move``).  The first move would read it.
+        present_users(room)
+    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
+    transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
 
 
 # --------------------------------------------------------------------------

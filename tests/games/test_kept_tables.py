@@ -65,6 +65,11 @@ def test_moves_at_a_table_kept_here_are_one_statement_each_and_write_what_the_lo
     room, users = _table(make_user, "k")
     start = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
     expected = HandState.from_json(start.state)
+    # The deal kept the table it wrote (``services._keep_dealt``), its state the one dealt.
+    assert _kept(room) == (connection.vendor == POSTGRESQL)
+    if _kept(room):
+        assert services._STATES[start.pk][1] == start.version
+        assert services._STATES[start.pk][2].to_json() == start.state
     statements = []
     for _ in range(14):
         hand, state, user, action = _move(room, users)
@@ -82,10 +87,9 @@ def test_moves_at_a_table_kept_here_are_one_statement_each_and_write_what_the_lo
     assert seqs == list(range(start.version + 1, hand.version + 1))
     assert services._STATES[hand.pk][2].to_json() == hand.state
     if connection.vendor == POSTGRESQL:
-        # The first move here reads under the lock; every later one is one statement.
-        assert any(LOCK_READ in s for s in statements[0])
-        assert [len(ran) for ran in statements[1:]] == [1] * 13
-        assert all(ran[0].startswith(KEPT_WRITE) for ran in statements[1:])
+        # Every move from the first (Sichuan's 定缺) is one statement.
+        assert [len(ran) for ran in statements] == [1] * 14
+        assert all(ran[0].startswith(KEPT_WRITE) for ran in statements)
         assert _kept(room)
     else:
         assert all(any(LOCK_READ not in s and "games_room" in s for s in ran) for ran in statements)
