@@ -470,17 +470,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         the table moved meanwhile, or the loop's connection failed (the thread path then
         decides under the room lock, and refuses a move on a version that is gone)."""
         started = timeline.now() if timeline.ON else None
-        move = services.kept_move(self.room_id, self.user, version, action, conn=loopdb.backend())
-        if move is None:
-            return False
-        try:
-            row = await loopdb.fetch_one(move.sql, move.params)
-        except Exception:  # noqa: BLE001 - whatever failed, the thread path decides
-            log.warning("room %s: a move on the loop's connection failed", self.room_id)
-            return False
-        if row is None:
-            return False
-        services.kept_move_written(move, row[0])
+        async with loopdb.one_table_at_a_time(self.room_id):
+            move = services.kept_move(
+                self.room_id, self.user, version, action, conn=loopdb.backend()
+            )
+            if move is None:
+                return False
+            try:
+                row = await loopdb.fetch_one(move.sql, move.params)
+            except Exception:  # noqa: BLE001 - whatever failed, the thread path decides
+                log.warning("room %s: a move on the loop's connection failed", self.room_id)
+                return False
+            if row is None:
+                return False
+            services.kept_move_written(move, row[0])
         if timeline.ON:
             done = timeline.now()
             timeline.record("act", self.room_id, self.seat, version, arrived, started, done)

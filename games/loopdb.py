@@ -11,19 +11,20 @@ asynchronous psycopg connection of its own and, once it has written, publishes
 (``services.kept_move_written``); everything else still goes through the thread path,
 which decides again under the room lock as if this had not been tried.
 
-One connection a loop, made on first use with Django's connection parameters for the
-default database (PostgreSQL only; ``application_name`` ``mahjong-table-loop``), in
-autocommit: the statement is its own
-transaction, as on the thread path.  Its commits do not wait for the disk when the
-socket server's do not (``GAME_SOCKET_ASYNC_COMMIT``).  Statements on it run one at a
-time, in the order the loop sends them; a move at another table waits for one round
-trip at most, not for a thread.  A connection that fails is dropped and made again
+A few connections a loop (``GAME_SOCKET_LOOP_CONNECTIONS``), made on first use with
+Django's connection parameters for the default database (PostgreSQL only;
+``application_name`` ``mahjong-table-loop``), in autocommit: the statement is its own
+transaction, as on the thread path.  Their commits do not wait for the disk when the
+socket server's do not (``GAME_SOCKET_ASYNC_COMMIT``).  Moves at different tables are
+written side by side, each on a connection of its own; a table's moves one after the
+other (``one_table_at_a_time``).  A connection that fails is dropped and made again
 for the next move; the move that failed is left to the thread path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 
@@ -54,27 +55,53 @@ def backend():
     return _WRAPPER
 
 
-class _LoopConnection:
-    """The loop's connection, made once and again after it failed."""
+class _LoopConnections:
+    """A loop's connections: up to ``GAME_SOCKET_LOOP_CONNECTIONS``, made on first use
+    and again after one failed.  A statement takes an idle one, or makes one while
+    fewer are open, or waits for the first to come back: moves at different tables are
+    written side by side, not one behind the other (issue 15: with one connection, a
+    statement's round trip took at least one turn of a loop busy with a thousand
+    sockets sitting down, and every move of the process queued behind it)."""
 
-    def __init__(self):
-        self.conn = None
-        self.making = asyncio.Lock()
+    def __init__(self, size: int):
+        self.size = max(1, size)
+        self.idle: list = []
+        self.open = 0  # made, or being made, and not dropped
+        self.back = asyncio.Condition()
 
-    async def get(self):
-        if self.conn is None or self.conn.closed or self.conn.broken:
-            async with self.making:
-                if self.conn is None or self.conn.closed or self.conn.broken:
-                    self.conn = await _connect()
-        return self.conn
+    async def take(self):
+        async with self.back:
+            while True:
+                while self.idle:
+                    conn = self.idle.pop()
+                    if not (conn.closed or conn.broken):
+                        return conn
+                    self.open -= 1
+                if self.open < self.size:
+                    self.open += 1
+                    break
+                await self.back.wait()
+        try:
+            return await _connect()
+        except BaseException:
+            async with self.back:
+                self.open -= 1
+                self.back.notify()
+            raise
 
-    async def drop(self) -> None:
-        conn, self.conn = self.conn, None
-        if conn is not None:
+    async def give_back(self, conn, *, drop: bool) -> None:
+        """``conn`` free again; ``drop``: closed and forgotten instead (it failed)."""
+        if drop:
             try:
                 await conn.close()
             except Exception:  # noqa: BLE001 - it failed already; it only has to go
                 log.debug("closing a failed loop connection failed", exc_info=True)
+        async with self.back:
+            if drop:
+                self.open -= 1
+            else:
+                self.idle.append(conn)
+            self.back.notify()
 
 
 _CONNECTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -111,20 +138,49 @@ async def _connect():
 
 
 async def fetch_one(sql: str, params: list):
-    """Run ``sql`` as a statement of its own on this loop's connection: its first row,
-    or None when it returned none.  Raises what psycopg raises; a failed connection is
-    dropped first (the next call makes a new one)."""
+    """Run ``sql`` as a statement of its own on one of this loop's connections: its
+    first row, or None when it returned none.  Raises what psycopg raises; a failed
+    connection is dropped (the next call makes a new one)."""
     import psycopg
 
     loop = asyncio.get_running_loop()
-    held = _CONNECTIONS.get(loop)
-    if held is None:
-        held = _CONNECTIONS[loop] = _LoopConnection()
-    conn = await held.get()
+    pool = _CONNECTIONS.get(loop)
+    if pool is None:
+        pool = _CONNECTIONS[loop] = _LoopConnections(settings.GAME_SOCKET_LOOP_CONNECTIONS)
+    conn = await pool.take()
+    drop = False
     try:
         cur = await conn.execute(sql, params)
         return await cur.fetchone()
     except psycopg.Error:
-        if conn.closed or conn.broken:
-            await held.drop()
+        drop = conn.closed or conn.broken
         raise
+    except BaseException:
+        drop = True  # cancelled mid-statement: what the connection is in is not known
+        raise
+    finally:
+        await pool.give_back(conn, drop=drop)
+
+
+_TABLES: dict = {}  # (loop, room id) -> [its lock, how many hold or wait for it]
+
+
+@contextlib.asynccontextmanager
+async def one_table_at_a_time(room_id: int):
+    """A table's moves on this loop one after another: the next is decided once the one
+    before it has been written and kept (``services.kept_move_written``), on the table
+    as it now is, instead of on the same table as the one in flight, which would only
+    make a statement that writes nothing and a trip to the thread path (the four
+    定缺 of a hand just dealt come at once).  Tables do not wait for one another."""
+    key = (asyncio.get_running_loop(), room_id)
+    entry = _TABLES.get(key)
+    if entry is None:
+        entry = _TABLES[key] = [asyncio.Lock(), 0]
+    entry[1] += 1
+    try:
+        async with entry[0]:
+            yield
+    finally:
+        entry[1] -= 1
+        if entry[1] == 0:
+            del _TABLES[key]

@@ -120,9 +120,9 @@ def test_a_hand_s_moves_are_written_on_the_loop_and_every_seat_sees_each_once(
     written = [a for a in loop_writes if isinstance(a, tuple)]
     if POSTGRESQL:
         assert loopdb.enabled()
-        # Each move after the first at a table written here, but the hand's last (it
-        # queues the settlement: the thread path) and claim answers raced by another
-        # seat's, went through the loop: most of the hand.
+        # Each move at a table dealt or written here, but the hand's last (it queues
+        # the settlement: the thread path) and claim answers raced by another seat's,
+        # went through the loop: most of the hand.
         assert len(written) >= hand.version // 2, (len(written), hand.version)
         assert len(written) == len(set(written))  # each wrote its own revision
     else:
@@ -198,3 +198,64 @@ def test_a_loop_connection_that_dies_is_made_again_and_the_move_is_not_lost(make
         assert any(isinstance(a, tuple) for a in after[after.index(failed[0]) :])
     else:
         assert loop_writes == [] and services._TABLES.get(room.pk) is None
+
+
+def test_moves_at_different_tables_are_written_side_by_side_up_to_the_setting(settings):
+    """A loop's statements go out on up to ``GAME_SOCKET_LOOP_CONNECTIONS`` connections
+    of its own: one that waits in the database does not hold up the next (with a single
+    connection, every move of the process queued behind the slowest); past the setting,
+    a statement waits for a connection to come back."""
+    if not POSTGRESQL:
+        assert not loopdb.enabled()
+        return
+    settings.GAME_SOCKET_LOOP_CONNECTIONS = 2
+    slow = "SELECT pg_backend_pid() FROM pg_sleep(0.5)"
+    quick = "SELECT pg_backend_pid()"
+
+    async def run():
+        done: list[str] = []
+
+        async def one(name, sql):
+            row = await loopdb.fetch_one(sql, [])
+            done.append(name)
+            return row[0]
+
+        first = asyncio.ensure_future(one("slow", slow))
+        await asyncio.sleep(0.05)  # the slow one is in the database
+        quick_pid = await one("quick", quick)
+        assert done == ["quick"]  # did not wait behind the slow statement
+        slow_pid = await first
+        assert quick_pid != slow_pid
+        # Three at once on two connections: never more than two backends.
+        pids = await asyncio.gather(*(one(f"s{i}", slow) for i in range(3)))
+        assert len(set(pids)) == 2 and set(pids) <= {quick_pid, slow_pid}
+
+    async_to_sync(run)()
+
+
+def test_a_table_s_moves_on_the_loop_go_one_at_a_time_and_tables_do_not_wait():
+    async def run():
+        order: list[str] = []
+
+        async def move(room, name, hold):
+            async with loopdb.one_table_at_a_time(room):
+                order.append(f"{name} in")
+                await hold.wait()
+                order.append(f"{name} out")
+
+        hold_a, hold_b, hold_c = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        a = asyncio.ensure_future(move(1, "a", hold_a))
+        b = asyncio.ensure_future(move(1, "b", hold_b))  # the same table: waits for a
+        c = asyncio.ensure_future(move(2, "c", hold_c))  # another table: does not
+        await asyncio.sleep(0.01)
+        assert order == ["a in", "c in"]
+        hold_b.set()
+        hold_c.set()
+        await asyncio.sleep(0.01)
+        assert order == ["a in", "c in", "c out"]
+        hold_a.set()
+        await asyncio.gather(a, b, c)
+        assert order == ["a in", "c in", "c out", "a out", "b in", "b out"]
+        assert loopdb._TABLES == {}  # nothing kept for tables nobody moves at
+
+    async_to_sync(run)()
