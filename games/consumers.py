@@ -470,7 +470,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         the table moved meanwhile, or the loop's connection failed (the thread path then
         decides under the room lock, and refuses a move on a version that is gone)."""
         started = timeline.now() if timeline.ON else None
-        async with loopdb.one_table_at_a_time(self.room_id):
+        with loopdb.table_turn(self.room_id) as ours:
+            if not ours:
+                return False
             move = services.kept_move(
                 self.room_id, self.user, version, action, conn=loopdb.backend()
             )

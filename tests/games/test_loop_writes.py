@@ -233,29 +233,23 @@ def test_moves_at_different_tables_are_written_side_by_side_up_to_the_setting(se
     async_to_sync(run)()
 
 
-def test_a_table_s_moves_on_the_loop_go_one_at_a_time_and_tables_do_not_wait():
+def test_a_table_with_a_move_in_flight_on_the_loop_sends_the_next_to_the_thread_path():
+    """While one of a table's moves is being written on the loop, the next one at that
+    table is not tried there (``table_turn`` says no); other tables' are, and the table's
+    turn is free again once the move is written (or failed)."""
+
     async def run():
-        order: list[str] = []
-
-        async def move(room, name, hold):
-            async with loopdb.one_table_at_a_time(room):
-                order.append(f"{name} in")
-                await hold.wait()
-                order.append(f"{name} out")
-
-        hold_a, hold_b, hold_c = asyncio.Event(), asyncio.Event(), asyncio.Event()
-        a = asyncio.ensure_future(move(1, "a", hold_a))
-        b = asyncio.ensure_future(move(1, "b", hold_b))  # the same table: waits for a
-        c = asyncio.ensure_future(move(2, "c", hold_c))  # another table: does not
-        await asyncio.sleep(0.01)
-        assert order == ["a in", "c in"]
-        hold_b.set()
-        hold_c.set()
-        await asyncio.sleep(0.01)
-        assert order == ["a in", "c in", "c out"]
-        hold_a.set()
-        await asyncio.gather(a, b, c)
-        assert order == ["a in", "c in", "c out", "a out", "b in", "b out"]
-        assert loopdb._TABLES == {}  # nothing kept for tables nobody moves at
+        with loopdb.table_turn(1) as first:
+            assert first
+            with loopdb.table_turn(1) as again, loopdb.table_turn(2) as other:
+                assert (again, other) == (False, True)
+        with loopdb.table_turn(1) as later:
+            assert later
+        with pytest.raises(RuntimeError), loopdb.table_turn(3) as ours:
+            assert ours
+            raise RuntimeError("the write failed")
+        with loopdb.table_turn(3) as after_failure:
+            assert after_failure
+        assert loopdb._IN_FLIGHT == set()
 
     async_to_sync(run)()
