@@ -72,9 +72,8 @@ gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 # the loop, woken by a socket, is such a thread.  With CPython's 5 ms, every hand-off
 # could cost the loop 5 ms: at 250 paced tables on two cores, while the tables sat down
 # (a thousand sockets opening, a thread busy with each), moves waited 130 ms at p99 in
-# "thread -> state frame out" with the GIL held only a third of the time.  At 0.5 ms, in
-# back-to-back runs, paced p99 fell from 202-212 ms to 21-26 ms and capacity went from
-# ~500 to 560-616 actions/s (README, the seventeenth round).
+# "thread -> state frame out" with the GIL held only a third of the time.  0.5 ms lets
+# the loop back in within half a millisecond (README, Benchmarks, the seventeenth round).
 sys.setswitchinterval(settings.GAME_SOCKET_SWITCH_INTERVAL)
 
 

@@ -466,7 +466,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _act_here(self, action: dict, version, arrived) -> bool:
         """The move decided and written on this event loop (``games.loopdb``); False
-        when it is left to the thread path: not decidable on the table this process kept,
+        when it is left to the thread path: another of the table's moves being written on
+        the loop (``loopdb.table_turn``), not decidable on the table this process kept,
         the table moved meanwhile, or the loop's connection failed (the thread path then
         decides under the room lock, and refuses a move on a version that is gone)."""
         started = timeline.now() if timeline.ON else None

@@ -596,6 +596,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     rows.update_fields(hand, ["deadlines", "deadline_at"])  # every deal: written out
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
+    for seat in seats:  # as the database now has them
+        seat.ready, seat.client_seed = False, ""
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.next_server_seed = new_server_seed()
@@ -638,9 +640,6 @@ def _keep_dealt(room: Room, hand: Hand, state, seats: list[Seat]) -> None:
         hand.state_rev, hand.row_xmin, xmin = cur.fetchone()
     room = rows.clone(room)
     room.row_xmin = xmin
-    seats = [rows.clone(s) for s in seats]
-    for seat in seats:  # as the deal left them (its one update of every seat)
-        seat.ready, seat.client_seed = False, ""
     if not room.private:
         # Who is connected, at the revision just locked: a public table's moves say
         # whether anyone watches (``watching``), and the loop decides only a move whose
