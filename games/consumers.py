@@ -206,7 +206,7 @@ def _act_timed(*, room_id, user, version, action, seat, arrived):
     try:
         return services.hand_act(room_id=room_id, user=user, version=version, action=action)
     finally:
-        timeline.record("act", room_id, seat, version, arrived, started, timeline.now())
+        timeline.record("act", room_id, seat, version, arrived, started, timeline.now(), "thread")
 
 
 _act = _db(services.hand_act, parallel=True)
@@ -489,7 +489,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             services.kept_move_written(move, row[0])
         if timeline.ON:
             done = timeline.now()
-            timeline.record("act", self.room_id, self.seat, version, arrived, started, done)
+            timeline.record("act", self.room_id, self.seat, version, arrived, started, done, "loop")
         return True
 
     async def _send_snapshot(self, *, backlog: bool = False, envelopes=None):
