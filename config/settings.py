@@ -319,10 +319,9 @@ GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)
 # (games.loopdb); off, every move goes through a thread.
 GAME_SOCKET_LOOP_WRITES = env_bool("GAME_SOCKET_LOOP_WRITES", True)
 # How many connections each socket server's loop writes those moves on at most: more than
-# one writes moves at different tables side by side (games.loopdb).  1 by default: with 4,
-# paced tables did better but instantly acting ones starved the threads (README, the
-# seventeenth round).
-GAME_SOCKET_LOOP_CONNECTIONS = int(os.environ.get("GAME_SOCKET_LOOP_CONNECTIONS", "1"))
+# one writes moves at different tables side by side, the statements waiting for one in a
+# first-come queue (games.loopdb; README, the seventeenth and eighteenth rounds).
+GAME_SOCKET_LOOP_CONNECTIONS = int(os.environ.get("GAME_SOCKET_LOOP_CONNECTIONS", "4"))
 # Seconds a thread of the socket server holds the GIL while another waits for it
 # (sys.setswitchinterval, set by config/asgi.py; CPython's default is 0.005): the event
 # loop waits at most this long for a worker thread to let it run.

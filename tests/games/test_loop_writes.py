@@ -253,3 +253,43 @@ def test_a_table_with_a_move_in_flight_on_the_loop_sends_the_next_to_the_thread_
         assert loopdb._IN_FLIGHT == set()
 
     async_to_sync(run)()
+
+
+def test_statements_waiting_for_the_loop_s_connections_run_in_the_order_asked(settings):
+    """With every connection busy, statements run in the order they were asked, each
+    sent as soon as the one before it on that connection has answered (in the capacity
+    run, statements that each took a connection for themselves ran in no fair order:
+    some moves waited seconds).  A statement whose caller is gone before it was sent is
+    not run, and the connection goes on with the next."""
+    if not POSTGRESQL:
+        assert not loopdb.enabled()
+        return
+    settings.GAME_SOCKET_LOOP_CONNECTIONS = 1
+
+    async def run():
+        answered: list[str] = []
+
+        async def statement(name, sql="SELECT pg_backend_pid()"):
+            row = await loopdb.fetch_one(sql, [])
+            answered.append(name)
+            return row[0]
+
+        slow = asyncio.ensure_future(
+            statement("slow", "SELECT pg_backend_pid() FROM pg_sleep(0.3)")
+        )
+        await asyncio.sleep(0.05)  # the slow one is in the database
+        waiting = [asyncio.ensure_future(statement(f"w{i}")) for i in range(5)]
+        # Marks the session if it runs; the last statement reads the mark back.
+        gone = asyncio.ensure_future(
+            statement("gone", "SELECT set_config('mahjong.gone', 'ran', false)")
+        )
+        last = asyncio.ensure_future(
+            statement("last", "SELECT coalesce(current_setting('mahjong.gone', true), '')")
+        )
+        await asyncio.sleep(0.05)
+        gone.cancel()
+        *pids, mark = await asyncio.gather(slow, *waiting, last)
+        assert answered == ["slow", "w0", "w1", "w2", "w3", "w4", "last"]
+        assert len(set(pids)) == 1 and gone.cancelled() and mark == ""
+
+    async_to_sync(run)()
