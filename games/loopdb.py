@@ -84,8 +84,6 @@ class _LoopConnections:
         self.working: set[asyncio.Task] = set()
 
     async def run(self, sql: str, params: list):
-        import psycopg
-
         if not self.queue:
             conn = self._idle_one()
             if conn is not None or self.open < self.size:
@@ -96,21 +94,17 @@ class _LoopConnections:
                     except BaseException:
                         self._lost()
                         raise
-                keep = False
                 try:
-                    cur = await conn.execute(sql, params)
-                    row = await cur.fetchone()
-                    keep = True
-                    return row
-                except psycopg.Error:
-                    keep = not (conn.closed or conn.broken)
-                    raise
-                finally:  # any other failure, or cancelled mid-statement: state not known
-                    if keep:
+                    row = await _statement(conn, sql, params)
+                except BaseException as e:
+                    if _usable_after(conn, e):
                         self._free(conn)
                     else:
                         self._lost()
                         await _close(conn)
+                    raise
+                self._free(conn)
+                return row
         answer = asyncio.get_running_loop().create_future()
         self.queue.append((sql, params, answer))
         conn = self._idle_one()
@@ -151,8 +145,6 @@ class _LoopConnections:
     async def _work(self, conn) -> None:
         """Send the queued statements one after the other on ``conn`` (None: made first)
         till the queue is empty."""
-        import psycopg
-
         try:
             while self.queue:
                 sql, params, answer = self.queue.popleft()
@@ -161,17 +153,13 @@ class _LoopConnections:
                 try:
                     if conn is None:
                         conn = await _connect()
-                    cur = await conn.execute(sql, params)
-                    row = await cur.fetchone()
+                    row = await _statement(conn, sql, params)
                 except Exception as e:  # noqa: BLE001 - the caller's to handle
                     if not answer.done():
                         answer.set_exception(e)
-                    # Dead, or left in a state not known: made again for the next one.
-                    if conn is not None and (
-                        conn.closed or conn.broken or not isinstance(e, psycopg.Error)
-                    ):
+                    if conn is not None and not _usable_after(conn, e):
                         await _close(conn)
-                        conn = None
+                        conn = None  # made again for the next one
                     continue
                 if not answer.done():
                     answer.set_result(row)
@@ -185,6 +173,20 @@ class _LoopConnections:
                 self.open -= 1
             else:
                 self.idle.append(conn)
+
+
+async def _statement(conn, sql: str, params: list):
+    cur = await conn.execute(sql, params)
+    return await cur.fetchone()
+
+
+def _usable_after(conn, error: BaseException) -> bool:
+    """Whether ``conn`` can take the next statement after this one raised ``error``: a
+    refusal by the database on a live connection, yes; a dead connection, or anything
+    else (cancelled mid-statement, say), whose state is not known, no."""
+    import psycopg
+
+    return isinstance(error, psycopg.Error) and not (conn.closed or conn.broken)
 
 
 async def _close(conn) -> None:

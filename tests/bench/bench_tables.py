@@ -841,34 +841,25 @@ def measured(coro):
         gc.collect()
 
 
-def capacity_run(phase, servers, meter, rooms, cookies, ports, args, common) -> list[str]:
-    """The capacity run on the first ``--tables`` rooms (every table sits down at once,
-    clients act at once); py-spy's report when it profiled this run."""
-    profilers = start_profilers(servers, args.profile_seconds) if args.profile == "capacity" else []
+def table_run(phase, servers, meter, rooms, cookies, ports, args, common, *, paced: bool):
+    """One table run, with the server CPU it took: the capacity run on the first
+    ``--tables`` rooms (every table sits down at once, clients act at once), or the paced
+    run on the others (sitting down over ``--stagger`` seconds, clients thinking);
+    py-spy's report when it profiled this run."""
+    profiling = args.profile == ("paced" if paced else "capacity")
+    profilers = start_profilers(servers, args.profile_seconds) if profiling else []
     meter.start()
     load0 = time.process_time()
-    measured(run_tables(phase, rooms[: args.tables], cookies, ports, think=0.0, first=0, **common))
-    phase.load_cpu = time.process_time() - load0
-    phase.parts = meter.stop()
-    phase.cpu = phase.parts["Daphne"]
-    return stop_profilers(profilers, phase) if profilers else []
-
-
-def paced_run(phase, servers, meter, rooms, cookies, ports, args, common) -> list[str]:
-    """The paced run on the other ``--tables`` rooms, sitting down over ``--stagger``
-    seconds; py-spy's report when it profiled this run."""
-    profilers = start_profilers(servers, args.profile_seconds) if args.profile == "paced" else []
-    meter.start()
-    load0 = time.process_time()
+    tables = rooms[args.tables :] if paced else rooms[: args.tables]
     measured(
         run_tables(
             phase,
-            rooms[args.tables :],
+            tables,
             cookies,
             ports,
-            think=args.think,
-            first=args.tables,
-            stagger=args.stagger,
+            think=args.think if paced else 0.0,
+            first=args.tables if paced else 0,
+            stagger=args.stagger if paced else 0.0,
             **common,
         )
     )
@@ -986,12 +977,11 @@ def main() -> int:
 
         profile: list[str] = []
         meter = ServerCpu(servers, worker)
+        run = (servers, meter, rooms, cookies, ports, args, common)
         if args.runs != "paced":
-            profile = capacity_run(capacity, servers, meter, rooms, cookies, ports, args, common)
+            profile = table_run(capacity, *run, paced=False)
         if args.runs != "capacity":
-            profile = (
-                paced_run(paced, servers, meter, rooms, cookies, ports, args, common) or profile
-            )
+            profile = table_run(paced, *run, paced=True) or profile
             # The echo floor at the paced run's offered rate, by as many clients.
             paced_rate = paced.actions / paced.seconds if paced.actions else 1.0
             interval = clients / paced_rate  # mean seconds between one client's sends
