@@ -19,6 +19,11 @@
   misses the message, as it would have a message published just before it joined: a
   socket joins its groups before it reads its snapshot (``consumers``), which already
   holds what was committed.
+- **Straight to the consumer**: a channel whose consumer registered a callable
+  (``deliver_directly``; the table socket does) is handed such a message by a call, not
+  through its queue: the consumer sends a table's frames in the same turn of the loop,
+  or keeps the message for when its current handler returns (``consumers``).  Its queue
+  still brings what other processes publish.
 
 Written against channels-redis 4.3 (its per-loop layer, that layer's ``channels``,
 ``groups`` and shards, and a shard's ``_receive_message``), which ``requirements.txt``
@@ -28,7 +33,9 @@ pins.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
+from collections.abc import Callable
 
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
@@ -41,6 +48,8 @@ from channels_redis.utils import _wrap_close
 # byte (one msgpack never starts with, nor a Fernet token) and the sender's origin id.
 _MARK = b"\xc1"
 _MARKED = len(_MARK) + 16
+
+log = logging.getLogger(__name__)
 
 
 class _Shard(RedisSingleShardConnection):
@@ -65,6 +74,15 @@ class PubSubLayer(RedisPubSubChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._origin = _MARK + uuid.uuid4().bytes
+        self._direct: dict[str, Callable[[dict], None]] = {}
+
+    def deliver_directly(self, channel: str, take: Callable[[dict], None]) -> None:
+        """Hand this process's messages for ``channel`` to ``take`` (called on the event
+        loop, in the order sent; it must not block) instead of the channel's queue."""
+        self._direct[channel] = take
+
+    def stop_directly(self, channel: str) -> None:
+        self._direct.pop(channel, None)
 
     def _get_layer(self):
         """channels_redis' per-loop layer, with ``_Shard`` connections."""
@@ -90,7 +108,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
             data = self.serialize(message)
-            if self._deliver_here(layer, channel, message):
+            if self._deliver_here(layer, channel, message, self._direct):
                 data = self._origin + data
             prepared.append((layer._get_shard(channel), channel, data))
         return prepared
@@ -114,13 +132,21 @@ class PubSubLayer(RedisPubSubChannelLayer):
             await pipe.execute()
 
     @staticmethod
-    def _deliver_here(layer, group_channel: str, message: dict) -> bool:
-        """Put ``message`` in the queue of each of this process's channels in the group
-        (``deserialize`` hands each receiver a copy); False when there are none."""
+    def _deliver_here(layer, group_channel: str, message: dict, direct: dict) -> bool:
+        """Hand ``message`` to each of this process's channels in the group: its
+        consumer's ``take`` (``deliver_directly``) or its queue, each a copy
+        (``deserialize`` makes the queued ones'); False when there are none."""
         members = layer.groups.get(group_channel)
         if not members:
             return False
-        for name in members:
+        for name in list(members):  # a consumer may leave the group as it is handed one
+            take = direct.get(name)
+            if take is not None:
+                try:
+                    take(dict(message))
+                except Exception:  # one socket's failure is not the others'
+                    log.exception("handing a message to %s failed", name)
+                continue
             queue = layer.channels.get(name)
             if queue is not None:
                 queue.put_nowait(message)

@@ -119,3 +119,46 @@ def test_frames_do_not_wait_for_the_sockets_subscribing():
             assert await _nothing_more(here, a) and await _nothing_more(there, c)
 
     async_to_sync(run)()
+
+
+def test_a_consumer_that_asks_is_handed_this_process_s_messages_by_a_call():
+    """``deliver_directly``: the process's own group messages for that channel come to the
+    consumer's callable, at once and in order, none through its queue (nor Redis's copy);
+    the other process's still come through the queue; after ``stop_directly``, all do."""
+
+    async def run():
+        group = "room.3"
+        async with _two_processes() as (here, there):
+            a, b = await here.new_channel(), await here.new_channel()
+            c = await there.new_channel()
+            for layer, ch in ((here, a), (here, b), (there, c)):
+                await layer.group_add(group, ch)
+            taken = []
+            here.deliver_directly(a, taken.append)
+
+            await here.group_send_many([(group, {"type": "t.one"}), (group, {"type": "t.two"})])
+            assert [m["type"] for m in taken] == ["t.one", "t.two"]  # before any await
+            assert (await _next(here, b))["type"] == "t.one"  # b did not ask: its queue
+            assert (await _next(there, c))["type"] == "t.one"
+            taken[0]["n"] = 1  # a copy of its own
+            assert "n" not in (await _next(here, b))
+            assert await _nothing_more(here, a)  # nor the echo from Redis
+
+            await there.group_send_many([(group, {"type": "t.three"})])
+            assert (await _next(here, a))["type"] == "t.three"  # another process's: queued
+            assert (await _next(here, b))["type"] == "t.three"
+            assert len(taken) == 2
+
+            here.stop_directly(a)
+            await here.group_send_many([(group, {"type": "t.four"})])
+            assert (await _next(here, a))["type"] == "t.four"
+            assert (await _next(here, b))["type"] == "t.four"
+            assert len(taken) == 2
+
+            # A callable that fails fails alone: the group's other channels still get it.
+            here.deliver_directly(a, lambda message: 1 / 0)
+            await here.group_send_many([(group, {"type": "t.five"})])
+            assert (await _next(here, b))["type"] == "t.five"
+            here.stop_directly(a)
+
+    async_to_sync(run)()

@@ -1,0 +1,81 @@
+"""``consumers._eager``: how the table socket runs a handler in the turn of the loop that
+handed it a message, and finishes it in a task when it has to wait."""
+
+from __future__ import annotations
+
+import asyncio
+
+from asgiref.sync import async_to_sync
+
+from games.consumers import _eager
+
+
+def test_a_coroutine_that_never_waits_is_done_when_eager_returns():
+    done = []
+
+    async def handler():
+        done.append(1)
+        return "value"
+
+    async def run():
+        assert _eager(handler()) is None
+        assert done == [1]
+
+    async_to_sync(run)()
+
+
+def test_a_coroutine_that_waits_is_finished_by_a_task_in_order():
+    async def run():
+        lock = asyncio.Lock()
+        out = []
+
+        async def handler(n):
+            out.append(("start", n))
+            async with lock:
+                out.append(("locked", n))
+            await asyncio.sleep(0)  # a bare yield too
+            out.append(("end", n))
+
+        await lock.acquire()
+        rest = _eager(handler(1))
+        assert isinstance(rest, asyncio.Task) and out == [("start", 1)]
+        await asyncio.sleep(0.01)
+        assert not rest.done() and out == [("start", 1)]  # still waits for the lock
+        lock.release()
+        await asyncio.wait_for(rest, 1)
+        assert out == [("start", 1), ("locked", 1), ("end", 1)] and not lock.locked()
+
+    async_to_sync(run)()
+
+
+def test_an_error_after_the_wait_is_the_task_s_and_cancelling_it_reaches_the_coroutine():
+    async def run():
+        gate = asyncio.get_running_loop().create_future()
+        cleaned = []
+
+        async def fails():
+            await gate
+            raise ValueError("after the wait")
+
+        rest = _eager(fails())
+        gate.set_result(None)
+        try:
+            await asyncio.wait_for(rest, 1)
+        except ValueError as e:
+            assert str(e) == "after the wait"
+        else:
+            raise AssertionError("the coroutine's error was lost")
+
+        async def waits_forever():
+            try:
+                await asyncio.get_running_loop().create_future()
+            finally:
+                cleaned.append(1)
+
+        rest = _eager(waits_forever())
+        await asyncio.sleep(0)
+        rest.cancel()
+        await asyncio.gather(rest, return_exceptions=True)
+        assert cleaned == [1] and rest.done()
+
+    async_to_sync(run)()
