@@ -1,10 +1,12 @@
-"""``config.handshake_logs``: autobahn's debug arguments are pretty-printed when a log
-line is rendered, not when a connection is made, and render as before."""
+"""``config.handshake_logs``: autobahn's debug arguments are made when a log line is
+rendered, not when a connection is made or a frame sent, and render as before."""
 
 from __future__ import annotations
 
 import pprint
 
+from autobahn import util
+from autobahn.twisted import websocket as twisted_websocket
 from autobahn.websocket import protocol
 from twisted.logger import formatEvent
 
@@ -43,3 +45,20 @@ def test_a_connections_timings_still_print_as_text():
     assert type(text) is str
     assert text == pprint.pformat(timings._timings)
     assert "onOpen" in text
+
+
+def test_a_frame_s_highlighted_names_are_made_only_when_logged(monkeypatch):
+    handshake_logs.install()
+    made = []
+    real = util.hl
+    monkeypatch.setattr(util, "hl", lambda *a, **k: made.append(a) or real(*a, **k))
+    value = Counted()
+    for module in (protocol, twisted_websocket):
+        made.clear()
+        value.reprs = 0
+        func, peer = module.hltype(Counted), module.hlval(value)
+        assert made == [] and value.reprs == 0  # what sending a frame pays: nothing
+        line = formatEvent({"log_format": "{func} to {peer}", "func": func, "peer": peer})
+        assert made and value.reprs == 1  # made as the line is rendered
+        assert line == f"{util.hltype(Counted)} to {util.hlval(value)}"
+        assert "Counted" in line

@@ -708,7 +708,7 @@ def timeline_report(
     last: dict[int, int] = defaultdict(int)
     for room, _, _, answer, _, _ in phase.timeline:
         last[room] = max(last[room], answer)
-    moves = []  # (total, segments, service, window, kind, path)
+    moves = []  # (total, segments, service, window, kind, path, sent: s into the run)
     for room, seat, acted, answer, sent, got in phase.timeline:
         act, out = acts.get((room, seat, acted)), outs.get((room, seat, answer))
         if act is None or out is None:
@@ -721,9 +721,18 @@ def timeline_report(
             else ("a hand's first four" if answer <= 4 else "the others")
         )
         window = int((sent - phase.started) // width)
-        moves.append((got - sent, segments, ended - started, window, kind, path))
+        moves.append(
+            (got - sent, segments, ended - started, window, kind, path, sent - phase.started)
+        )
     if not moves:
         return ["timeline: no move could be matched with the servers' rows"]
+    dump = OUT / f"bench-moves-{phase.name.split(',')[0]}.tsv"
+    with dump.open("w") as f:  # every move, for a closer look than the report's
+        f.write("sent_s\tkind\tpath\tall_ms\tservice_ms\t" + "\t".join(SEGMENTS) + "\n")
+        for total, segments, service, _, kind, path, sent in moves:
+            cut = "\t".join(f"{1000 * x:.2f}" for x in segments)
+            ms = f"{1000 * total:.2f}\t{1000 * service:.2f}"
+            f.write(f"{sent:.3f}\t{kind}\t{path}\t{ms}\t{cut}\n")
     moves.sort(key=lambda m: m[0])
     slow = moves[-max(1, len(moves) // 100) :]
     out = [
