@@ -44,8 +44,7 @@ def _waits(s: HandState, seat: int, hand: list[int], seen: list[int]) -> list[di
     c, wilds = v.split_wilds(s, seat, hand)
     if (sum(c) + wilds) % 3 != 1:
         return []
-    open_hand = bool(s.melds[seat])
-    kinds = analysis.waits(c, wilds, seven_pairs=not open_hand, thirteen_orphans=not open_hand)
+    kinds = _kinds(bytes(c), wilds, bool(s.melds[seat]))
     out = []
     for t in kinds:
         fan = None
@@ -58,6 +57,14 @@ def _waits(s: HandState, seat: int, hand: list[int], seen: list[int]) -> list[di
             continue  # the shape wins but the rules do not (Sichuan: a 定缺 tile still held)
         out.append({"tile": T.to_str(t), "left": max(0, 4 - seen[t]), "fan": fan})
     return out
+
+
+@lru_cache(maxsize=65536)
+def _kinds(counts: bytes, wilds: int, open_hand: bool) -> list[int]:
+    """``analysis.waits`` of these counts, kept per process: a seat's waits are asked at
+    every action of the hand, and most actions leave its tiles as they were.  (The
+    callers only read the list.)"""
+    return analysis.waits(counts, wilds, seven_pairs=not open_hand, thirteen_orphans=not open_hand)
 
 
 @lru_cache(maxsize=65536)

@@ -107,8 +107,9 @@ def _pass_claims(state):
     cut=st.integers(5, 80),
 )
 def test_the_kept_scores_give_the_hints_scoring_afresh_gives(variant, seed, cut):
-    """A seat's waits are scored once per process (``hints._fan``, keyed by the win's
-    context and the rules): the hints are those of scoring every wait afresh."""
+    """A seat's waits are found and scored once per process (``hints._kinds``, keyed by
+    its tiles; ``hints._fan``, by the win's context and the rules): the hints are those
+    of finding and scoring every wait afresh."""
     from games.rules import hints as hints_module
 
     state = new_hand(variant, {}, DealSeeds.for_test(seed))
@@ -119,10 +120,13 @@ def test_the_kept_scores_give_the_hints_scoring_afresh_gives(variant, seed, cut)
         state = apply(state, seat, choose_action(state, seat))[0]
     kept = [hints(state, seat) for seat in range(4)]
     hints_module._fan.cache_clear()
+    hints_module._kinds.cache_clear()
     assert [hints(state, seat) for seat in range(4)] == kept
-    first = hints_module._fan.cache_info()
+    first, found = hints_module._fan.cache_info(), hints_module._kinds.cache_info()
     assert [hints(state, seat) for seat in range(4)] == kept
-    # Asked again, every score came from the cache: no new miss.
+    # Asked again, every score and every seat's waits came from the cache: no new miss.
     second = hints_module._fan.cache_info()
     assert second.misses == first.misses
     assert second.hits == 2 * first.hits + first.misses
+    again = hints_module._kinds.cache_info()
+    assert again.misses == found.misses and again.hits == 2 * found.hits + found.misses
