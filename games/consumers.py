@@ -316,7 +316,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if layer is None:  # pragma: no cover - settings always name a layer
             return await super().__call__(scope, receive, send)
         self.scope, self.channel_layer, self.base_send = scope, layer, send
-        self.channel_name = await layer.new_channel()
+        # Only group messages come to a table socket (nothing sends to its channel by name).
+        group_only = getattr(layer, "new_group_channel", None)  # games.layers
+        self.channel_name = await (group_only or layer.new_channel)()
         self.channel_receive = functools.partial(layer.receive, self.channel_name)
         self._mailbox: collections.deque = collections.deque()
         self._busy = False  # a handler is running (or was started and waits)

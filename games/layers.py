@@ -76,6 +76,18 @@ class PubSubLayer(RedisPubSubChannelLayer):
         self._origin = _MARK + uuid.uuid4().bytes
         self._direct: dict[str, Callable[[dict], None]] = {}
 
+    async def new_group_channel(self) -> str:
+        """A channel of this process for a consumer that is only ever sent group messages
+        (the table socket): as ``new_channel``'s, without subscribing to it in Redis.  A
+        group's messages reach it through the group's subscription; a socket sitting down
+        (and getting up) then costs one subscribe (and unsubscribe) fewer under the shard's
+        lock, where its table's four had five (issue 15: a thousand sockets sitting down).
+        A message sent to the channel itself by name would not arrive."""
+        layer = self._get_layer()
+        channel = f"{layer.prefix}specific.{uuid.uuid4().hex}"
+        layer.channels[channel] = asyncio.Queue()
+        return channel
+
     def deliver_directly(self, channel: str, take: Callable[[dict], None]) -> None:
         """Hand this process's messages for ``channel`` to ``take`` (called on the event
         loop, in the order sent; it must not block) instead of the channel's queue."""

@@ -162,3 +162,27 @@ def test_a_consumer_that_asks_is_handed_this_process_s_messages_by_a_call():
             here.stop_directly(a)
 
     async_to_sync(run)()
+
+
+def test_a_group_only_channel_gets_its_groups_messages_without_a_subscription_of_its_own():
+    """``new_group_channel``: the table socket's channel, never sent to by name, is not
+    subscribed in Redis; its groups' messages (this process's and another's) still come."""
+
+    async def run():
+        group = "room.4"
+        async with _two_processes() as (here, there):
+            a = await here.new_group_channel()
+            c = await there.new_channel()
+            (shard,) = here._get_layer()._shards
+            assert a not in shard._subscribed_to
+            await here.group_add(group, a)
+            await there.group_add(group, c)
+            await here.group_send_many([(group, {"type": "t.one"})])
+            assert (await _next(here, a))["type"] == "t.one"
+            await there.group_send_many([(group, {"type": "t.two"})])
+            assert (await _next(here, a))["type"] == "t.two"
+            assert await _nothing_more(here, a)
+            assert a not in shard._subscribed_to
+            await here.group_discard(group, a)
+
+    async_to_sync(run)()
