@@ -296,20 +296,19 @@ async def _resume(coro, waited) -> None:
             return
 
 
-class TableConsumer(AsyncWebsocketConsumer):
-    """The table socket (see the module docstring).
-
-    Its messages are dispatched one at a time, as Channels' ``AsyncConsumer`` does, but
-    not through ``await_many_dispatch`` (a new task for every message and an
-    ``asyncio.wait`` on both sources: three passes of the loop from a message's arrival
-    to its handler, a fifth of the table server's work at 250 tables).  Here one task
-    reads each source and runs the handlers itself when the socket is idle; a message
-    that comes while a handler runs waits in ``_mailbox`` and is handled, in order, as
-    soon as that handler returns, by the same task.  And a table's frames published in
-    this process come straight from the channel layer (``games.layers``'
-    ``deliver_directly``): an idle socket sends them in the turn of the loop that
-    published them; a busy one (its own move being written, a snapshot being read)
-    right after the handler it is in, never before or in between."""
+class _Dispatching(AsyncWebsocketConsumer):
+    """A socket (the table's, and the benchmark's echo) whose messages are dispatched one
+    at a time, as Channels' ``AsyncConsumer`` does, but not through
+    ``await_many_dispatch`` (a new task for every message and an ``asyncio.wait`` on
+    both sources: three passes of the loop from a message's arrival to its handler, a
+    fifth of the table server's work at 250 tables).  Here one task reads each source
+    and runs the handlers itself when the socket is idle; a message that comes while a
+    handler runs waits in ``_mailbox`` and is handled, in order, as soon as that handler
+    returns, by the same task.  And a table's frames published in this process come
+    straight from the channel layer (``games.layers``' ``deliver_directly``): an idle
+    socket sends them in the turn of the loop that published them; a busy one (its own
+    move being written, a snapshot being read) right after the handler it is in, never
+    before or in between."""
 
     async def __call__(self, scope, receive, send):
         layer = get_channel_layer(self.channel_layer_alias)
@@ -389,12 +388,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         shared by all thread-sensitive sync code of this process: a thread hop for every
         frame in and every state out (four per action at a full table), queued behind
         whatever that thread is doing.  Every database call here goes through ``_db``,
-        which closes old connections itself, in the thread that uses them; so that hop
-        did nothing for this consumer but wait."""
+        which closes old connections itself, in the thread that uses them (the echo
+        socket uses none); so that hop did nothing for these consumers but wait."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class TableConsumer(_Dispatching):
+    """The table socket (see the module docstring); its messages are dispatched as
+    ``_Dispatching`` says."""
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """A frame for a socket its client has just closed is dropped: its disconnect is
@@ -753,8 +757,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 pass
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
-    """A bare echo: the latency floor the table benchmark compares against.
+class EchoConsumer(_Dispatching):
+    """A bare echo: the latency floor the table benchmark compares against (dispatched as
+    the table socket is, without Channels' database cleanup: a thread hop a frame).
 
     Mounted only when GAME_ECHO_ENDPOINT is set (benchmarks)."""
 

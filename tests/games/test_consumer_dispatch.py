@@ -79,3 +79,33 @@ def test_an_error_after_the_wait_is_the_task_s_and_cancelling_it_reaches_the_cor
         assert cleaned == [1] and rest.done()
 
     async_to_sync(run)()
+
+
+def test_the_benchmark_s_echo_socket_answers_with_no_thread_hop(monkeypatch):
+    """The echo socket (the table benchmark's floor) is as bare as the table socket's own
+    dispatch: no database cleanup on Channels' shared sync thread for each frame."""
+    import channels.consumer
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import EchoConsumer
+
+    hops = []
+    real = channels.consumer.aclose_old_connections
+
+    async def counted():
+        hops.append(1)
+        await real()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+
+    async def run():
+        comm = WebsocketCommunicator(EchoConsumer.as_asgi(), "/ws/echo/")
+        connected, _ = await comm.connect()
+        assert connected
+        for text in ('{"t": "act", "v": 1}', "two"):
+            await comm.send_to(text_data=text)
+            assert await comm.receive_from() == text
+        await comm.disconnect()
+
+    async_to_sync(run)()
+    assert hops == []
