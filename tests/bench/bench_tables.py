@@ -48,7 +48,8 @@ into engine, state load/save, per-seat views, database, channel layer,
 presence/deadlines and server, and leaves the raw stacks in
 ``test-output/bench-profile-daphne-*.txt``.  ``--timeline`` has the servers keep each
 move's timestamps (``games.timeline``) and cuts the paced run's latency into client →
-consumer → worker thread → state frame out → client, with where the slowest 1 % were.
+consumer → worker thread → state frame out → client, with where the slowest 1 % were;
+every move's cut is also written to ``test-output/bench-moves-<run>.tsv``.
 """
 
 from __future__ import annotations
