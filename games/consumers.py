@@ -346,7 +346,15 @@ class _Dispatching(AsyncWebsocketConsumer):
 
     async def _read(self, source) -> None:
         while True:
-            self._mailbox.append(await source())
+            try:
+                message = await source()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - a source that fails ends the consumer
+                if not self._ended.done():  # (as in Channels: the server closes the socket)
+                    self._ended.set_exception(e)
+                return
+            self._mailbox.append(message)
             if not self._busy:
                 await self._run()
 

@@ -109,3 +109,34 @@ def test_the_benchmark_s_echo_socket_answers_with_no_thread_hop(monkeypatch):
 
     async_to_sync(run)()
     assert hops == []
+
+
+def test_a_source_that_fails_ends_the_socket_with_its_error():
+    """As with Channels' dispatch: a source (the client's, the channel layer's) that
+    raises ends the consumer with that error, which the server answers by closing the
+    socket; it is not left reading from the other source alone."""
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import EchoConsumer
+
+    class Broken(EchoConsumer):
+        async def connect(self):
+            await self.accept()
+
+            async def fails():
+                raise ConnectionError("the channel layer went away")
+
+            self._task(self._read(fails))
+
+    async def run():
+        comm = WebsocketCommunicator(Broken.as_asgi(), "/ws/echo/")
+        connected, _ = await comm.connect()
+        assert connected
+        try:
+            await comm.wait(1)
+        except ConnectionError as e:
+            assert "went away" in str(e)
+        else:
+            raise AssertionError("the consumer did not end with its source's error")
+
+    async_to_sync(run)()
