@@ -340,6 +340,7 @@ class _Dispatching(AsyncWebsocketConsumer):
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def _task(self, coro) -> None:
+        """Run ``coro`` (or finish a task) as one of this socket's, cancelled as it ends."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -372,8 +373,7 @@ class _Dispatching(AsyncWebsocketConsumer):
         self._mailbox.append(message)
         rest = _eager(self._run())
         if rest is not None:  # it waits (the sequence lock is held): a task finishes it
-            self._tasks.add(rest)
-            rest.add_done_callback(self._tasks.discard)
+            self._task(rest)
 
     async def _run(self) -> None:
         """Handle what is in the mailbox, in order, until it is empty."""

@@ -120,7 +120,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
             data = self.serialize(message)
-            if self._deliver_here(layer, channel, message, self._direct):
+            if self._deliver_here(layer, channel, message):
                 data = self._origin + data
             prepared.append((layer._get_shard(channel), channel, data))
         return prepared
@@ -143,8 +143,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
                 pipe.publish(channel, data)
             await pipe.execute()
 
-    @staticmethod
-    def _deliver_here(layer, group_channel: str, message: dict, direct: dict) -> bool:
+    def _deliver_here(self, layer, group_channel: str, message: dict) -> bool:
         """Hand ``message`` to each of this process's channels in the group: its
         consumer's ``take`` (``deliver_directly``) or its queue, each a copy
         (``deserialize`` makes the queued ones'); False when there are none."""
@@ -152,7 +151,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         if not members:
             return False
         for name in list(members):  # a consumer may leave the group as it is handed one
-            take = direct.get(name)
+            take = self._direct.get(name)
             if take is not None:
                 try:
                     take(dict(message))
