@@ -362,6 +362,7 @@ class _Dispatching(AsyncWebsocketConsumer):
     def _post(self, message) -> None:
         self._mailbox.append(message)
         if not self._busy:
+            self._busy = True  # from now: the run is started, whatever comes before it runs
             self._task(self._run())
 
     def _local(self, message: dict) -> None:

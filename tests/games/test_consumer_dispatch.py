@@ -140,3 +140,40 @@ def test_a_source_that_fails_ends_the_socket_with_its_error():
             raise AssertionError("the consumer did not end with its source's error")
 
     async_to_sync(run)()
+
+
+def test_messages_handed_over_in_one_turn_are_handled_one_at_a_time_in_order():
+    """Two messages handed to an idle socket in the same turn of the loop (``_local``, as
+    the layer does): the second is handled only once the first's handler has returned,
+    though that one waits meanwhile."""
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import EchoConsumer
+
+    log = []
+
+    class Recording(EchoConsumer):
+        async def connect(self):
+            type(self).last = self
+            await self.accept()
+
+        async def t_one(self, message):
+            log.append("one starts")
+            await asyncio.sleep(0.05)
+            log.append("one ends")
+
+        async def t_two(self, message):
+            log.append("two")
+
+    async def run():
+        comm = WebsocketCommunicator(Recording.as_asgi(), "/ws/echo/")
+        connected, _ = await comm.connect()
+        assert connected
+        socket = Recording.last
+        socket._local({"type": "t.one"})
+        socket._local({"type": "t.two"})
+        await asyncio.sleep(0.2)
+        await comm.disconnect()
+
+    async_to_sync(run)()
+    assert log == ["one starts", "one ends", "two"]
