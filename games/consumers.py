@@ -349,11 +349,8 @@ class _Dispatching(AsyncWebsocketConsumer):
         while True:
             try:
                 message = await source()
-            except asyncio.CancelledError:
-                raise
             except Exception as e:  # noqa: BLE001 - a source that fails ends the consumer
-                if not self._ended.done():  # (as in Channels: the server closes the socket)
-                    self._ended.set_exception(e)
+                self._end(e)  # (as in Channels: the server closes the socket)
                 return
             self._mailbox.append(message)
             if not self._busy:
@@ -386,9 +383,15 @@ class _Dispatching(AsyncWebsocketConsumer):
                 except asyncio.CancelledError:
                     raise
                 except BaseException as e:  # noqa: BLE001 - StopConsumer, or a handler's error
-                    self._ended.set_exception(e)
+                    self._end(e)
         finally:
             self._busy = False
+
+    def _end(self, error: BaseException) -> None:
+        """End the consumer with ``error`` (StopConsumer: a plain end); the first to end
+        it is what it ends with."""
+        if not self._ended.done():
+            self._ended.set_exception(error)
 
     async def dispatch(self, message):
         """Run the message's handler, without Channels' per-message database cleanup.
