@@ -1,21 +1,28 @@
-# Everything runs from .venv, built with the machine's python3 on first use. A stamp inside
-# .venv remembers which requirements were installed, so pip runs again only when they change.
+# Everything runs from .venv, built with the machine's python3 on first use, installed from the
+# hash-pinned lock files. A stamp inside .venv remembers which lock was installed, so pip runs
+# again only when it changes. requirements*.txt name what we depend on; `make lock` regenerates
+# requirements*.lock (the whole tree, with hashes) from them.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint bench migrate
+.PHONY: run test lint bench migrate lock
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.stamp-run: requirements.txt | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+$(VENV)/.stamp-run: requirements.lock | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q --require-hashes -r requirements.lock
 	touch $@
 
-$(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+$(VENV)/.stamp-dev: requirements.lock requirements-dev.lock | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q --require-hashes -r requirements-dev.lock
 	touch $@ $(VENV)/.stamp-run
+
+PIP_COMPILE := $(VENV)/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe --no-header
+lock: $(VENV)/.stamp-dev
+	$(PIP_COMPILE) -o requirements.lock requirements.txt
+	$(PIP_COMPILE) -o requirements-dev.lock requirements-dev.txt
 
 migrate: $(VENV)/.stamp-run
 	$(PY) manage.py migrate --noinput
