@@ -1,0 +1,87 @@
+"""The flow points the spec settles exactly, on rigged deals: the last discard, 漏胡,
+the liability rules (承包, 十二张落地 and 包先不包后), 财飘 after a claim, the
+Hangzhou dealer's dealt hand, and what ``evaluate`` must accept."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import legal_actions
+
+from .rig import act, rig
+
+VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
+
+
+def deal(variant, hands, **kw):
+    """A rigged hand; the wild indicator (Hangzhou, Ningbo) is 9s, which no hand holds."""
+    if variant == "sichuan":
+        kw.setdefault("que", "ssss")
+        rules = {"last_four_forced_win": False, **kw.pop("rules", {})}
+        return rig(hands, variant=variant, rules=rules, **kw)
+    if variant in ("hangzhou", "ningbo"):
+        kw.setdefault("indicator", "9s")
+    return rig(hands, variant=variant, que=None, **kw)
+
+
+def pass_all(s):
+    """Everyone with an open claim passes."""
+    while s.phase == "claim":
+        seat = next(k for k in s.claim["options"] if k not in s.claim["answers"])
+        s = act(s, seat, "pass")
+    return s
+
+
+# --- the last discard ------------------------------------------------------------
+
+# Dealer 0 throws 5m with no drawable tile left.  Seat 1 could chow it (46m) and win on
+# it; seat 2 holds three 5m (pung or kong).
+LAST_DISCARD = {
+    "sichuan": [
+        "5m123p456p789p1239m",
+        "46m111p222p333p77p",
+        "555m45689p78m99m1m",
+        "1239m667m44p66p88p",
+    ],
+    "other": [
+        "5m123p456p789p1234s",
+        "46m111z222z333z77z",
+        "555m13579p2468s1m",
+        "179m13579s66z123p",
+    ],
+}
+
+
+def _last_discard(variant, **kw):
+    hands = LAST_DISCARD["sichuan" if variant == "sichuan" else "other"]
+    # Hangzhou allows a discard win only from the dealer's second hand.
+    return deal(variant, hands, wall_size=0, streak=2, **kw)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_last_discard_may_be_won_on_but_not_claimed(variant):
+    s = act(_last_discard(variant), 0, "discard", tile="5m")
+    assert s.phase == "claim"
+    assert legal_actions(s, 1) == [{"type": "hu"}, {"type": "pass"}]
+    assert legal_actions(s, 2) == []  # no pung, no kong of the last discard
+    s = act(s, 1, "hu")
+    assert s.phase == "ended" and s.won[1]["win_type"] == "discard"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_last_discard_nobody_wins_on_ends_the_hand_as_a_draw(variant):
+    s = pass_all(act(_last_discard(variant), 0, "discard", tile="5m"))
+    assert s.phase == "ended" and s.result["reason"] == "exhausted"
+    assert s.win_order == [] and len(s.melds[1]) == len(s.melds[2]) == 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_no_kong_is_declared_with_no_drawable_tile_left(variant):
+    if variant == "sichuan":  # the older Sichuan rig takes short hands for the others
+        hands = ["5m1111p456p789p123m", "9m", "9m", "9m"]
+    else:
+        hands = ["5m1111p456p789p123s", "2345678m234567s", "2345678s23456z9m", "2345678p11z77z8s9m"]
+    s = deal(variant, hands, wall_size=0)
+    assert {a["type"] for a in legal_actions(s, 0)} == {"discard"}
+    s = deal(variant, hands, wall_size=1)
+    assert {"type": "gang", "tile": "1p"} in legal_actions(s, 0)
