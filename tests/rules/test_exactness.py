@@ -85,3 +85,37 @@ def test_no_kong_is_declared_with_no_drawable_tile_left(variant):
     assert {a["type"] for a in legal_actions(s, 0)} == {"discard"}
     s = deal(variant, hands, wall_size=1)
     assert {"type": "gang", "tile": "1p"} in legal_actions(s, 0)
+
+
+# --- 漏胡 in Ningbo ----------------------------------------------------------------
+
+# Dealer 0 throws 1m; seat 3 waits on 1m/4m (23m open wait), seats 1 and 2 hold junk.
+NINGBO_PASS = [
+    "1m123p456p789p11z47z",
+    "1357s2468m16p347z",
+    "89m2468s1357p237z",
+    "23m456m789m234p66z",
+]
+
+
+def _ningbo_pass(front):
+    s = act(deal("ningbo", NINGBO_PASS, front=front, rules={"min_tai": 0}), 0, "discard", tile="1m")
+    assert legal_actions(s, 3) == [{"type": "hu"}, {"type": "pass"}]
+    return act(s, 3, "pass")
+
+
+def test_ningbo_lou_hu_bars_the_passed_kind_until_the_players_own_draw():
+    s = _ningbo_pass(front="1m4m")
+    assert s.turn == 1 and s.drawn == 0  # seat 1 drew the other 1m
+    s = act(s, 1, "discard", tile="1m")
+    assert s.phase == "play" and s.turn == 2  # no 胡 for seat 3 on the passed kind
+    s = act(s, 2, "discard", tile="4m")
+    assert legal_actions(s, 3)[0] == {"type": "hu"}  # only the passed kind is barred
+
+
+def test_ningbo_lou_hu_lifts_at_the_players_own_draw():
+    s = _ningbo_pass(front="5z6z7s1m")
+    for seat, tile in ((1, "5z"), (2, "6z"), (3, "7s")):
+        s = pass_all(act(s, seat, "discard", tile=tile))
+    s = act(s, 0, "discard", tile="1m")
+    assert legal_actions(s, 3)[0] == {"type": "hu"}
