@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import legal_actions
+from games.rules import legal_actions, settle
 
 from .rig import act, rig
 
@@ -119,3 +119,23 @@ def test_ningbo_lou_hu_lifts_at_the_players_own_draw():
         s = pass_all(act(s, seat, "discard", tile=tile))
     s = act(s, 0, "discard", tile="1m")
     assert legal_actions(s, 3)[0] == {"type": "hu"}
+
+
+# --- 承包 counts chows and pungs only ---------------------------------------------------
+
+
+def test_hangzhou_cheng_bao_does_not_count_a_kong_claimed_from_a_discard():
+    # Seat 1 has punged two of the dealer's discards, kongs the dealer's 7p (直杠) and
+    # self-draws on the replacement: two chows/pungs, so nobody is liable.
+    hands = ["1m123p456p789p11z47z", "777p123m6z", "1357s2468m16p347z", "89m2468s1359p237z"]
+    pungs = [("peng", "444s", 0), ("peng", "222s", 0)]
+    s = deal("hangzhou", hands, melds={1: pungs}, back="6z")
+    s.vs["claims_from"][1] = [2, 0, 0, 0]
+    s = act(s, 0, "discard", tile="7p")
+    assert legal_actions(s, 1)[0] == {"type": "gang"}
+    s = act(s, 1, "gang")
+    assert s.vs["claims_from"][1] == [2, 0, 0, 0]
+    s = act(s, 1, "hu")
+    # 杠开: W = 2; the dealer pays W × D (D = 2), the others W each.
+    paid = sorted((t["from"], t["reason"], t["amount"]) for t in settle(s)["transfers"])
+    assert paid == [(0, "hu", 4), (2, "hu", 2), (3, "hu", 2)]

@@ -389,10 +389,10 @@ def escape_penalty(opts: Options, *, after_wild: bool) -> int:
 def cheng_bao_payer(winner: int, claims_from: Sequence[int], opts: Options) -> int | None:
     """承包: the seat liable for a self-draw, or None.
 
-    ``claims_from[s]`` is how many of seat ``s``'s discards the winner claimed
-    (chow, pung or kong) this hand.  A seat reaching ``cheng_bao_claims`` is
-    liable; if several do (a low house rule), the one claimed from most, then
-    the first in turn order after the winner.
+    ``claims_from[s]`` is how many of seat ``s``'s discards the winner chowed or
+    punged this hand (a kong claimed from a discard does not count).  A seat
+    reaching ``cheng_bao_claims`` is liable; if several do (a low house rule),
+    the one claimed from most, then the first in turn order after the winner.
     """
     if len(claims_from) != SEATS:
         raise ValueError(f"claims_from has one count per seat, got {len(claims_from)}")
