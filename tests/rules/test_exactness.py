@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games.rules import legal_actions, settle
+from games.rules import tiles as T
+from games.rules.model import Meld
 
 from .rig import act, rig
 
@@ -139,3 +141,48 @@ def test_hangzhou_cheng_bao_does_not_count_a_kong_claimed_from_a_discard():
     # 杠开: W = 2; the dealer pays W × D (D = 2), the others W each.
     paid = sorted((t["from"], t["reason"], t["amount"]) for t in settle(s)["transfers"])
     assert paid == [(0, "hu", 4), (2, "hu", 2), (3, "hu", 2)]
+
+
+# --- Guangzhou 十二张落地 --------------------------------------------------------------
+
+FOURTH_MELD = ["9s159m19p28s1z2z3z4z6z7z", "99s23m", "147m258p369s1567z", "258m147s369p2345z"]
+
+
+@pytest.mark.parametrize(("concealed", "liable"), [(True, None), (False, 0)])
+def test_guangzhou_shi_er_zhang_a_concealed_kong_is_not_exposed(concealed, liable):
+    # Seat 1 shows a chow and a pung and holds a kong of 5s; the dealer's 9s is punged.
+    melds = {1: [("chi", "123p", 0), ("peng", "444s", 3), ("gang", "5555s", 3)]}
+    s = deal("guangzhou", FOURTH_MELD, melds=melds, wall_size=60)
+    if concealed:
+        s.melds[1][2] = Meld("gang", s.melds[1][2].tiles, concealed=True)
+    s = act(act(s, 0, "discard", tile="9s"), 1, "peng")
+    bao = s.vs["bao"][1]
+    assert (bao and bao["seat"]) == liable
+    assert liable is None or bao["rule"] == "shi_er_zhang"
+
+
+def test_guangzhou_bao_xian_bu_bao_hou_the_discarder_is_liable_for_the_first_only():
+    # The dealer's 9s gives seat 1 its fourth meld, later its 9p gives seat 2 theirs:
+    # the dealer is liable for seat 1 alone, and seat 2's self-draw is paid by all.
+    melds = {
+        1: [("chi", "123p", 0), ("peng", "444s", 3), ("chi", "567p", 0)],
+        2: [("peng", "111z", 3), ("peng", "222z", 0), ("chi", "789m", 1)],
+    }
+    hands = ["9s9p15m368s4p8p34567z", "99s23m", "99p17s", "246m258s369p1467z"]
+    s = deal("guangzhou", hands, melds=melds, wall_size=60, front="8p5z2s5s6m1p7s")
+    s = act(act(s, 0, "discard", tile="9s"), 1, "peng")
+    assert s.vs["bao"][1] == {"seat": 0, "rule": "shi_er_zhang"}
+    s = pass_all(act(s, 1, "discard", tile="2m"))
+    for seat in (2, 3):
+        s = pass_all(act(s, seat, "discard", tile=T.to_str(s.drawn)))
+    s = act(act(s, 0, "discard", tile="9p"), 2, "peng")
+    assert s.vs["bao"][2] is None
+    s = pass_all(act(s, 2, "discard", tile="1s"))
+    while s.turn != 2 or s.drawn is None:
+        s = pass_all(act(s, s.turn, "discard", tile=T.to_str(s.drawn)))
+    s = act(s, 2, "hu")
+    assert sorted((t["from"], t["reason"]) for t in settle(s)["transfers"]) == [
+        (0, "hu"),
+        (1, "hu"),
+        (3, "hu"),
+    ]
