@@ -8,6 +8,7 @@ import pytest
 
 from games.rules import legal_actions, settle
 from games.rules import tiles as T
+from games.rules.evaluate import evaluate
 from games.rules.model import Meld
 
 from .rig import act, rig
@@ -186,3 +187,36 @@ def test_guangzhou_bao_xian_bu_bao_hou_the_discarder_is_liable_for_the_first_onl
         (1, "hu"),
         (3, "hu"),
     ]
+
+
+# --- the Hangzhou dealer's dealt hand -------------------------------------------------
+
+# Four sets, 5p and one wild (9s): 暴头 when 5p is taken as the drawn tile, plain when
+# the wild is (and the wild sorts last).
+DEALT = "123m456m789m789p5p9s"
+
+
+def test_hangzhou_dealt_hand_is_scored_by_the_drawn_tile_that_scores_most():
+    hands = [DEALT, "1357s2468m16p347z", "89m2468s1346p237z", "23m456m1234p2468s"]
+    s = deal("hangzhou", hands)
+    assert legal_actions(s, 0)[0] == {"type": "hu"}
+    s = act(s, 0, "hu")
+    assert s.won[0]["items"] == [{"id": "bao_tou", "value": 2}] and s.won[0]["total"] == 2
+
+
+@pytest.mark.parametrize("win_tile", ["9s", "5p", "1m"])
+def test_hangzhou_evaluate_dealt_hand_any_order(win_tile):
+    tiles = T.parse(DEALT)
+    tiles.remove(T.parse_one(win_tile))
+    request = {
+        "variant": "hangzhou",
+        "hand": T.fmt(tiles),
+        "win_tile": win_tile,
+        "win_type": "self_draw",
+        "wild": "9s",
+        "flags": ["dealt_hand"],
+    }
+    assert evaluate(request) == {"win": True, "items": [{"id": "bao_tou", "value": 2}], "total": 2}
+    # Without the flag the tile given as won is the drawn one.
+    drawn = evaluate({**request, "flags": []})
+    assert drawn["total"] == (2 if win_tile == "5p" else 1)
