@@ -220,3 +220,29 @@ def test_hangzhou_evaluate_dealt_hand_any_order(win_tile):
     # Without the flag the tile given as won is the drawn one.
     drawn = evaluate({**request, "flags": []})
     assert drawn["total"] == (2 if win_tile == "5p" else 1)
+
+
+# --- Hangzhou 财飘 after a claimed pung --------------------------------------------------
+
+
+def test_hangzhou_a_wild_thrown_after_a_claimed_pung_is_no_cai_piao():
+    # Seat 1 pungs the dealer's 7z and, complete with two wilds, throws one: no win was
+    # possible, so no 财飘 lock (seat 3 may pung 8p) and no 财飘 item on its 暴头 win.
+    hands = [
+        "1m123p456p789p11z47z",
+        "77z123m456m789m9s9s",
+        "1357s2468m16p234z",
+        "88p1p2468s359m246z",
+    ]
+    s = deal("hangzhou", hands, front="8p5s6s3z")
+    s = act(act(s, 0, "discard", tile="7z"), 1, "peng")
+    s = act(s, 1, "discard", tile="9s")
+    assert s.vs["lock"] is None and s.vs["piao"][1] == 0
+    assert s.vs["wild_window"] == {"seat": 1, "ready": True}  # the 逃跑 window still opens
+    s = act(s, 2, "discard", tile="8p")
+    assert {"type": "peng"} in legal_actions(s, 3)
+    s = pass_all(s)
+    for seat in (3, 0):
+        s = pass_all(act(s, seat, "discard", tile=T.to_str(s.drawn)))
+    s = act(s, 1, "hu")
+    assert s.won[1]["items"] == [{"id": "bao_tou", "value": 2}]

@@ -180,8 +180,9 @@ class Hangzhou(Variant):
         seven = state.rules.qi_dui and not state.melds[seat]
         ready = (sum(c) + wilds) % 3 == 1 and bool(analysis.waits(c, wilds, seven_pairs=seven))
         vs["wild_window"] = {"seat": seat, "ready": ready}
-        if is_bao_tou_ready(rest, state.indicator, state.rules):
-            # 财飘: complete with two wilds, no win taken, one wild thrown.
+        # 财飘: complete with two wilds after one's own draw, no win taken, one wild thrown.
+        # After a claimed chow or pung no win was possible: no 财飘, no lock.
+        if state.turn_kind != "claim" and is_bao_tou_ready(rest, state.indicator, state.rules):
             if vs["piao"][seat] == 0:
                 vs["piao_after_kong"][seat] = state.kong_turn is not None
             vs["piao"][seat] += 1
