@@ -246,3 +246,67 @@ def test_hangzhou_a_wild_thrown_after_a_claimed_pung_is_no_cai_piao():
         s = pass_all(act(s, seat, "discard", tile=T.to_str(s.drawn)))
     s = act(s, 1, "hu")
     assert s.won[1]["items"] == [{"id": "bao_tou", "value": 2}]
+
+
+# --- evaluate: a Hangzhou chow with 白板 standing in -------------------------------------
+
+CHOW_WITH_BAI_BAN = {
+    "variant": "hangzhou",
+    "hand": "123p456p789p1z",
+    "melds": [{"kind": "chi", "tiles": "46m5z", "concealed": False}],
+    "win_tile": "1z",
+    "win_type": "self_draw",
+    "wild": "5m",
+}
+
+
+def test_evaluate_accepts_a_hangzhou_chow_with_bai_ban_for_the_wilds_kind():
+    assert evaluate(CHOW_WITH_BAI_BAN) == {
+        "win": True,
+        "items": [{"id": "ping_hu", "value": 1}],
+        "total": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"wild": "5z"},
+        {"rules": {"bai_ban_stands_in": False}},
+        {"variant": "guangzhou", "wild": None},
+    ],
+)
+def test_evaluate_still_refuses_bai_ban_in_a_chow_where_it_stands_for_nothing(change):
+    answer = evaluate({**CHOW_WITH_BAI_BAN, **change})
+    assert answer == {"error": "melds[0]: a chi is three consecutive tiles of one suit, got 46m5z"}
+
+
+def test_the_live_chow_with_bai_ban_scores_the_same_through_evaluate():
+    # Seat 1 chows the dealer's 6m with 4m and 白板 (a 5m while 5m is the 财神), then
+    # self-draws 2z.
+    hands = [
+        "6m123p456p789p11z47z",
+        "4m5z123p456p789s24z",
+        "1357s2468m16p347z",
+        "89m2468s1357p237z",
+    ]
+    s = deal("hangzhou", hands, indicator="5m", front="3z6s7s2z")
+    s = act(s, 0, "discard", tile="6m")
+    assert {"type": "chi", "tiles": "46m5z"} in legal_actions(s, 1)
+    s = pass_all(act(act(s, 1, "chi", tiles="46m5z"), 1, "discard", tile="4z"))
+    for seat in (2, 3, 0):
+        s = pass_all(act(s, seat, "discard", tile=T.to_str(s.drawn)))
+    hand = list(s.hands[1])
+    hand.remove(s.drawn)
+    s = act(s, 1, "hu")
+    request = {
+        "variant": "hangzhou",
+        "hand": T.fmt(hand),
+        "melds": [{"kind": m.kind, "tiles": T.fmt(m.tiles)} for m in s.melds[1]],
+        "win_tile": "2z",
+        "win_type": "self_draw",
+        "wild": "5m",
+    }
+    assert request["melds"] == [{"kind": "chi", "tiles": "46m5z"}]
+    answer = evaluate(request)
+    assert answer["win"] and answer["items"] == s.won[1]["items"]
