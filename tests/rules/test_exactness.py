@@ -310,3 +310,78 @@ def test_the_live_chow_with_bai_ban_scores_the_same_through_evaluate():
     assert request["melds"] == [{"kind": "chi", "tiles": "46m5z"}]
     answer = evaluate(request)
     assert answer["win"] and answer["items"] == s.won[1]["items"]
+
+
+# --- settled points the engine already follows, pinned ------------------------------
+
+# Seat 1 adds the drawn 5p to its pung; the dealer (0) and seat 2 both wait on 5p.
+ROB = ["46p123m456m789m11z7z", "1357s2468m26z", "46p123s456s789s22z", "89m2468s137p9p347z"]
+
+
+def _rob(streak):
+    pung = {1: [("peng", "555p", 0)]}
+    s = deal("hangzhou", ROB, melds=pung, front="5p", streak=streak)
+    s = act(s, 0, "discard", tile="7z")
+    return act(s, 1, "gang", tile="5p")
+
+
+def test_hangzhou_qiang_gang_follows_the_discard_win_rule():
+    s = _rob(streak=2)
+    assert legal_actions(s, 0) == [{"type": "hu"}, {"type": "pass"}]
+    assert legal_actions(s, 2) == []  # two non-dealers never win on each other's tiles
+    s = act(s, 0, "hu")
+    assert s.won[0]["win_type"] == "rob_kong"
+    assert [(t["from"], t["to"], t["amount"]) for t in s.transfers] == [(1, 0, 4)]  # W × D
+    s = _rob(streak=1)  # 平庄: no 放冲, so no 抢杠 either
+    assert s.phase == "play" and s.turn == 1 and s.melds[1][0].kind == "gang"
+
+
+NINGBO = {"variant": "ningbo", "wild": "9s", "rules": {"min_tai": 0}}
+
+
+def test_ningbo_da_diao_counts_a_concealed_kong_as_laid_down():
+    melds = [
+        {"kind": "gang", "tiles": "2222p", "concealed": True},
+        {"kind": "peng", "tiles": "333s"},
+        {"kind": "chi", "tiles": "456m"},
+        {"kind": "peng", "tiles": "777p"},
+    ]
+    answer = evaluate(
+        {**NINGBO, "hand": "1m", "melds": melds, "win_tile": "1m", "win_type": "discard"}
+    )
+    ids = {i["id"] for i in answer["items"]}
+    assert {"da_diao", "dan_diao", "an_gang"} <= ids
+
+
+@pytest.mark.parametrize(
+    ("hand", "win_tile"),
+    [("1122m3344p5566s7z", "7z"), ("1122m3344p5566s8m", "8m"), ("1122m3344p5566s9s", "7z")],
+)
+def test_ningbo_a_seven_pairs_win_lists_no_wait_item(hand, win_tile):
+    rules = {"min_tai": 0, "qi_dui": True}
+    answer = evaluate(
+        {**NINGBO, "rules": rules, "hand": hand, "win_tile": win_tile, "win_type": "discard"}
+    )
+    assert answer["win"] and "qi_dui" in {i["id"] for i in answer["items"]}
+    assert not {"dan_diao", "bian_zhang", "jia_zhang", "da_diao"} & {
+        i["id"] for i in answer["items"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("hand", "win_tile", "win"),
+    [
+        ("123m456p789p111s9s", "3m", False),  # one wild: self-draw only
+        ("12m9s456p789p111s9s", "3m", True),  # 123m, the two wilds elsewhere
+        ("123m456p789p11s9s9s", "3m", True),  # 3m with the two wilds as a set
+        ("123m456p789p11s9s9s", "5z", True),  # 5z with the two wilds as a set
+        ("12m9s456p789p111s9s", "5z", False),  # every reading pairs 5z with a wild
+    ],
+)
+def test_ningbo_bai_da_dan_diao_with_two_wilds_may_win_on_a_discard(hand, win_tile, win):
+    request = {**NINGBO, "hand": hand, "win_tile": win_tile, "win_type": "discard"}
+    answer = evaluate(request)
+    assert answer["win"] is win
+    if not win:
+        assert answer["reason"].startswith("百搭单吊")
+    assert evaluate({**request, "win_type": "self_draw"})["win"]
