@@ -484,9 +484,11 @@ def _open_claims(
         if score is not None:
             acts.append({"type": "hu"})
             scores[seat] = score.total
-        if kind == "discard" and not wild:
+        # The last discard (no drawable tile left) may only be won on: no chow, pung or
+        # kong, and if nobody wins the hand is a draw.
+        if kind == "discard" and not wild and s.wall:
             held = s.hands[seat].count(tile)
-            if held >= 3 and s.wall and v.may_claim(s, seat, source, tile, "gang"):
+            if held >= 3 and v.may_claim(s, seat, source, tile, "gang"):
                 acts.append({"type": "gang"})
             if held >= 2 and v.may_claim(s, seat, source, tile, "peng"):
                 acts.append({"type": "peng"})

@@ -73,7 +73,9 @@ def _one_tile(
     return tiles[0]
 
 
-def _meld(value: Any, index: int) -> Meld:
+def _meld(value: Any, index: int, kind_of=lambda t: t) -> Meld:
+    """One meld of the request.  ``kind_of`` is the kind a tile plays as in a shape (a
+    stand-in such as Hangzhou's 白板 chows as the 财神 kind); the meld keeps the faces."""
     where = f"melds[{index}]"
     if not isinstance(value, Mapping):
         raise RequestError(f"{where} must be an object")
@@ -93,11 +95,12 @@ def _meld(value: Any, index: int) -> Meld:
         raise RequestError(f"{where}: only a gang can be concealed")
     shown = T.fmt(tiles)
     if kind == "chi":
+        kinds = sorted(kind_of(t) for t in tiles)
         ok = (
-            len(tiles) == 3
-            and T.is_suited(tiles[0])
-            and tiles[0] // 9 == tiles[2] // 9
-            and tiles == [tiles[0], tiles[0] + 1, tiles[0] + 2]
+            len(kinds) == 3
+            and T.is_suited(kinds[0])
+            and kinds[0] // 9 == kinds[2] // 9
+            and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
         )
         if not ok:
             raise RequestError(
@@ -149,7 +152,9 @@ def _parse(request: Any):
     raw_melds = request.get("melds", [])
     if not isinstance(raw_melds, list):
         raise RequestError("melds must be a list")
-    melds = tuple(_meld(m, i) for i, m in enumerate(raw_melds))
+    melds = tuple(
+        _meld(m, i, lambda t: variant.shape_kind(wild, opts, t)) for i, m in enumerate(raw_melds)
+    )
 
     win_type = request["win_type"]
     if win_type not in WIN_TYPES:

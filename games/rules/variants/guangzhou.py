@@ -10,7 +10,8 @@ Its part of the hand state (``state.vs``):
 * ``lou_hu``: per seat, the kinds it passed a win on (barred from discards and
   robbed kongs until its next draw, chow, pung or kong);
 * ``bao``: per seat, the first liability for its self-draw, ``{"seat", "rule"}``
-  (十二张落地 ``shi_er_zhang``, ``da_si_xi``, ``da_san_yuan``; 包先不包后) or None;
+  (十二张落地 ``shi_er_zhang``, ``da_si_xi``, ``da_san_yuan``) or None; 包先不包后: a
+  discarder is liable for 十二张落地 of the first player it brings there only;
 * ``pao``: while one discard's wins are scored, how many win on it (一炮三响).
 
 Readings of points the spec leaves open are in ``games/rules/README.md``.
@@ -119,8 +120,12 @@ class Guangzhou(Variant):
         vs = state.vs
         vs["lou_hu"][seat] = []
         if vs["bao"][seat] is not None:
-            return  # 包先不包后
+            return  # the first liability for this seat stands
         rule = liability_rule(state.melds[seat], meld, state.rules.bao_zi_mo)
+        if rule == "shi_er_zhang" and any(
+            b is not None and b["seat"] == meld.from_seat and b["rule"] == rule for b in vs["bao"]
+        ):
+            return  # 包先不包后: liable only for the first player it brought to 十二张落地
         if rule is not None:
             vs["bao"][seat] = {"seat": meld.from_seat, "rule": rule}
             events.append({"type": "Liable", "seat": meld.from_seat, "for": seat, "rule": rule})
@@ -269,14 +274,15 @@ def _dealers_first_discard(state, source) -> bool:
 def liability_rule(melds, meld, bao_zi_mo: bool) -> str | None:
     """The 包 a claimed ``meld`` (already the last of ``melds``) creates, if any:
     the remaining wind or dragon pung after three winds / two dragons (大四喜/大三元),
-    else a fourth meld (十二张落地, with ``bao_zi_mo``)."""
+    else a fourth exposed meld (十二张落地, with ``bao_zi_mo``: 12 tiles exposed by chow,
+    pung or exposed kong; a concealed kong is not exposed)."""
     if meld.kind in ("peng", "gang"):
         shown = [m.tile for m in melds if m.kind != "chi" and not m.concealed]
         if meld.tile in WINDS and sum(t in WINDS for t in shown) == 4:
             return "da_si_xi"
         if meld.tile in DRAGONS and sum(t in DRAGONS for t in shown) == 3:
             return "da_san_yuan"
-    if bao_zi_mo and len(melds) == 4:
+    if bao_zi_mo and sum(not m.concealed for m in melds) == 4:
         return "shi_er_zhang"
     return None
 

@@ -16,7 +16,8 @@ Its part of the hand state (``state.vs``):
 * ``lock``: the seat whose 财飘 is pending (the others may not claim) or None;
 * ``wild_window``: ``{"seat": A, "ready": bool}`` from A's wild discard to A's next
   draw (the 32-point 逃跑), or None;
-* ``claims_from``: ``claims_from[w][s]`` discards of ``s`` that ``w`` claimed (承包).
+* ``claims_from``: ``claims_from[w][s]`` discards of ``s`` that ``w`` chowed or punged
+  (承包).
 
 Readings of points the spec leaves open are in ``games/rules/README.md``.
 """
@@ -137,7 +138,9 @@ class Hangzhou(Variant):
         return not self._locked_out(state, seat)
 
     def on_claimed(self, state, seat, meld, tile, events):
-        state.vs["claims_from"][seat][meld.from_seat] += 1
+        # 承包 counts chows and pungs only: a kong claimed from a discard (直杠) does not.
+        if meld.kind in ("chi", "peng"):
+            state.vs["claims_from"][seat][meld.from_seat] += 1
 
     def on_win_passed(self, state, seat, claim):
         kinds = state.vs["lou_hu"][seat]
@@ -177,8 +180,9 @@ class Hangzhou(Variant):
         seven = state.rules.qi_dui and not state.melds[seat]
         ready = (sum(c) + wilds) % 3 == 1 and bool(analysis.waits(c, wilds, seven_pairs=seven))
         vs["wild_window"] = {"seat": seat, "ready": ready}
-        if is_bao_tou_ready(rest, state.indicator, state.rules):
-            # 财飘: complete with two wilds, no win taken, one wild thrown.
+        # 财飘: complete with two wilds after one's own draw, no win taken, one wild thrown.
+        # After a claimed chow or pung no win was possible: no 财飘, no lock.
+        if state.turn_kind != "claim" and is_bao_tou_ready(rest, state.indicator, state.rules):
             if vs["piao"][seat] == 0:
                 vs["piao_after_kong"][seat] = state.kong_turn is not None
             vs["piao"][seat] += 1

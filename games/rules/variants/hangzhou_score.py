@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from math import prod
 
@@ -330,8 +330,26 @@ def score(ctx: WinContext, opts: Options) -> Score:
 
     ``ctx.wild`` is the indicator; ``ctx.cai_piao`` the consecutive 财飘 before
     this win.  ``total`` is the product of the item values (the win value W is
-    ``base × total``, see :func:`win_value`).
+    ``base × total``, see :func:`win_value`).  On the dealer's dealt 14
+    (``dealt_hand``) any of the tiles may be the drawn one: the one that scores
+    most is taken, whatever order the tiles were given in.
     """
+    first = _score_drawn(ctx, opts)
+    if not (ctx.win_type == "self_draw" and "dealt_hand" in ctx.flags):
+        return first
+    best = first
+    tiles = ctx.full_hand
+    for tile in sorted(set(tiles)):
+        hand = list(tiles)
+        hand.remove(tile)
+        other = _score_drawn(replace(ctx, hand=tuple(hand), win_tile=tile), opts)
+        if other.win and (not best.win or other.total > best.total):
+            best = other
+    return best
+
+
+def _score_drawn(ctx: WinContext, opts: Options) -> Score:
+    """:func:`score` with ``ctx.win_tile`` taken as the tile drawn."""
     problem = _legality(ctx, opts)
     if problem:
         return Score(win=False, reason=problem)
@@ -389,10 +407,10 @@ def escape_penalty(opts: Options, *, after_wild: bool) -> int:
 def cheng_bao_payer(winner: int, claims_from: Sequence[int], opts: Options) -> int | None:
     """承包: the seat liable for a self-draw, or None.
 
-    ``claims_from[s]`` is how many of seat ``s``'s discards the winner claimed
-    (chow, pung or kong) this hand.  A seat reaching ``cheng_bao_claims`` is
-    liable; if several do (a low house rule), the one claimed from most, then
-    the first in turn order after the winner.
+    ``claims_from[s]`` is how many of seat ``s``'s discards the winner chowed or
+    punged this hand (a kong claimed from a discard does not count).  A seat
+    reaching ``cheng_bao_claims`` is liable; if several do (a low house rule),
+    the one claimed from most, then the first in turn order after the winner.
     """
     if len(claims_from) != SEATS:
         raise ValueError(f"claims_from has one count per seat, got {len(claims_from)}")

@@ -12,7 +12,10 @@ dealer win or 荒庄.
 Its part of the hand state (``state.vs``):
 
 * ``dice``: the two dice ``[d1, d2]`` (public);
-* ``barred``: per seat, the kinds it may not discard this turn (吃张打张).
+* ``barred``: per seat, the kinds it may not discard this turn (吃张打张);
+* ``lou_hu``: per seat, the kinds it passed a win on (漏胡: barred from discards and
+  robbed kongs until its own next draw); absent until a first pass, so a hand in which
+  nobody passes a win keeps the state it had before the bar existed.
 
 Readings of points the spec leaves open are in ``games/rules/README.md``.
 """
@@ -120,6 +123,16 @@ class Ningbo(Variant):
                     {"type": "WinRefused", "seat": k, "only": k, "tile": T.to_str(tile), **refused}
                 )
 
+    def on_draw(self, state, seat, tile, events):
+        bars = state.vs.get("lou_hu")
+        if bars is not None:
+            bars[seat] = []  # 漏胡 lifts at one's own draw (a replacement included)
+
+    def on_win_passed(self, state, seat, claim):
+        kinds = state.vs.setdefault("lou_hu", [[] for _ in range(4)])[seat]
+        if claim["tile"] not in kinds:
+            kinds.append(claim["tile"])
+
     def discard_choices(self, state, seat):
         kinds = sorted(set(state.hands[seat]))
         allowed = [k for k in kinds if k not in state.vs["barred"][seat]]
@@ -132,6 +145,8 @@ class Ningbo(Variant):
 
     # --- wins -------------------------------------------------------------------------
     def win_score(self, state, seat, ctx, *, on_discard):
+        if on_discard and ctx.win_tile in state.vs.get("lou_hu", [[]] * 4)[seat]:
+            return None  # 漏胡: only the passed kind, until one's own draw
         result = self.score(ctx, state.rules)
         return result if result.win else None
 

@@ -31,8 +31,10 @@ per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
   sets (自摸, 杠上开花, 硬胡, 三财神, 抢杠, 海捞, flowers, 混/清一色); no wait
   items, no 排胡.
 * **百搭单吊**: the hand before the winning tile is complete sets and one lone
-  wild (any tile completes the pair); such a hand wins only by self-draw, on
-  whatever tile it is won.
+  wild (any tile completes the pair).  With one wild such a hand wins only by
+  self-draw, on whatever tile it is won.  With two or more, a discard (or robbed
+  kong) win is allowed, and scored, by the readings that do not pair a wild
+  with the winning tile; if every reading does, it is refused.
 """
 
 from __future__ import annotations
@@ -148,6 +150,8 @@ class Reading:
     wait: str | None
     only_wait: bool
     suits: frozenset[int]  # suit indexes (0..3) of the tiles as read
+    #: the winning tile is paired with a wild of the hand (the 百搭单吊 reading)
+    wild_pair: bool = False
 
     @property
     def seven_pairs(self) -> bool:
@@ -401,6 +405,7 @@ def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
         only = hand_waits == [w]
         for shape, kind, wait, places in _groups_holding(w):
             for rest, left in _fillings(c0, k0, places):
+                wild_pair = shape == "pair" and left < k0
                 if shape == "pair":
                     # The rest must be sets alone: read it with a pair of two extra wilds.
                     rests = [
@@ -416,14 +421,18 @@ def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
                     for concrete in _concrete_sets(sets):
                         every = (*melds, *own, *concrete)
                         for p in (pair,) if pair is not None else _ANY_PAIR:
-                            key = (tuple(sorted(every)), p, wait, only)
+                            key = (tuple(sorted(every)), p, wait, only, wild_pair)
                             if key not in seen:  # one reading, reached several ways
                                 seen.add(key)
-                                yield Reading(ctx, opts, every, p, wait, only, _suits_of(every, p))
+                                suits = _suits_of(every, p)
+                                yield Reading(ctx, opts, every, p, wait, only, suits, wild_pair)
     c, wilds = split_wilds(ctx.full_hand, ctx.wild, opts)
     if seven and analysis.is_seven_pairs(c, wilds):
         suits = frozenset(T.suit_index(k) for k in range(T.NUM_KINDS) if c[k])
-        yield Reading(ctx, opts, (), None, None, False, suits)
+        # The winning tile pairs with a tile of its own kind when the hand held an odd
+        # number of it; otherwise a wild takes its place.
+        wild_pair = ctx.win_tile in wild or c0[ctx.win_tile] % 2 == 0
+        yield Reading(ctx, opts, (), None, None, False, suits, wild_pair)
 
 
 # --- legality -------------------------------------------------------------------
@@ -472,18 +481,20 @@ def score(ctx: WinContext, opts: Options) -> Score:
     problem = _legality(ctx, opts)
     if problem:
         return Score(win=False, reason=problem)
-    best_items: list[ScoreItem] | None = None
-    best = -1
-    for reading in _readings(ctx, opts):
-        items, tai = _items(reading)
-        if tai > best:
-            best, best_items = tai, items
-    if best_items is None:
+    readings = list(_readings(ctx, opts))
+    if not readings:
         shapes = "four sets and a pair"
         if opts.qi_dui and not ctx.melds:
             shapes += ", or seven pairs"
         return Score(win=False, reason=f"not a winning hand: needs {shapes}")
-    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+    allowed = _not_lone_wild(ctx, opts, readings)
+    best_items: list[ScoreItem] | None = None
+    best = -1
+    for reading in allowed or readings:
+        items, tai = _items(reading)
+        if tai > best:
+            best, best_items = tai, items
+    if not allowed:
         return Score(
             win=False,
             reason="百搭单吊: a hand waiting on a lone wild wins only by self-draw",
@@ -503,9 +514,30 @@ def reaches_min_tai(ctx: WinContext, opts: Options) -> bool:
     enough 台 (bots ask it often)."""
     if _legality(ctx, opts):
         return False
-    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+    if _lone_wild_refused(ctx, opts):
         return False
-    return any(_items(r)[1] >= opts.min_tai for r in _readings(ctx, opts))
+    readings = _readings(ctx, opts)
+    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+        readings = (r for r in readings if not r.wild_pair)
+    return any(_items(r)[1] >= opts.min_tai for r in readings)
+
+
+def _lone_wild_refused(ctx: WinContext, opts: Options) -> bool:
+    """百搭单吊 with a single wild: a discard (or robbed kong) is never won on."""
+    if ctx.win_type == "self_draw" or not is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+        return False
+    return split_wilds(ctx.hand, ctx.wild, opts)[1] < 2
+
+
+def _not_lone_wild(ctx: WinContext, opts: Options, readings: list[Reading]) -> list[Reading]:
+    """The readings a win may be scored by under 百搭单吊: all of them on a self-draw or
+    when the hand is no lone-wild wait; on a discard, with two or more wilds, those that
+    do not pair a wild with the winning tile; with one wild, none."""
+    if ctx.win_type == "self_draw" or not is_lone_wild_ready(ctx.hand, ctx.wild, opts):
+        return readings
+    if _lone_wild_refused(ctx, opts):
+        return []
+    return [r for r in readings if not r.wild_pair]
 
 
 # --- money ------------------------------------------------------------------------
