@@ -71,6 +71,8 @@ class PresetCreateSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
     # Seconds; checked by the service (a bad value is ``bad_delay``).
     spectator_delay = serializers.JSONField(required=False, default=None)
+    # {"discard_seconds", "claim_seconds" (null: no timer), "locked"}; checked by the service.
+    timers = serializers.JSONField(required=False, default=None)
 
 
 class PresetUpdateSerializer(serializers.Serializer):
@@ -78,6 +80,7 @@ class PresetUpdateSerializer(serializers.Serializer):
     locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     note = serializers.CharField(required=False, allow_blank=True, default="")
     spectator_delay = serializers.JSONField(required=False, default=None)
+    timers = serializers.JSONField(required=False, default=None)
 
 
 class ClubRoleSerializer(serializers.Serializer):

@@ -25,6 +25,14 @@ def new_invite_code() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
 
 
+# A room's timers unless the preset says otherwise: 15 s to discard, 8 s to claim.
+DEFAULT_TIMERS = {"discard_seconds": 15, "claim_seconds": 8, "locked": False}
+
+
+def default_timers() -> dict:
+    return dict(DEFAULT_TIMERS)
+
+
 class Club(models.Model):
     name = models.CharField(max_length=60)
     invite_code = models.CharField(max_length=INVITE_LENGTH, unique=True, default=new_invite_code)
@@ -97,6 +105,9 @@ class PresetVersion(models.Model):
     # Spectators of rooms made from this version see the table this many seconds late at
     # least (against ghosting): a room may ask for more, never less.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # The room form's timers: {"discard_seconds", "claim_seconds"} (null: no timer) and
+    # "locked" (rooms keep them as they are).
+    timers = models.JSONField(default=default_timers)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

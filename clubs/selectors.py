@@ -18,6 +18,11 @@ NO = {"zh-hans": "否", "en": "no"}
 NO_LIMIT = {"zh-hans": "不限", "en": "no limit"}
 UNSET = {"zh-hans": "—", "en": "—"}
 AS_DEFAULT = {"zh-hans": "默认", "en": "default"}
+NO_TIMER = {"zh-hans": "不限时", "en": "no timer"}
+TIMER_LABELS = {
+    "discard_seconds": {"zh-hans": "出牌计时", "en": "Discard timer"},
+    "claim_seconds": {"zh-hans": "吃碰计时", "en": "Claim timer"},
+}
 
 
 def membership_of(club_id, user) -> Membership | None:
@@ -73,6 +78,7 @@ def version_payload(version: PresetVersion) -> dict:
         "locked": version.locked,
         "note": version.note,
         "spectator_delay": version.spectator_delay,
+        "timers": version.timers,
     }
 
 
@@ -110,6 +116,7 @@ def versions(preset: Preset) -> list[dict]:
             "locked": v.locked,
             "note": v.note,
             "spectator_delay": v.spectator_delay,
+            "timers": v.timers,
             "author": {"id": v.author_id, "name": v.author.shown_name if v.author else None},
             "created_at": v.created_at.isoformat(),
         }
@@ -189,6 +196,35 @@ def rules_diff(variant_key: str, old: dict | None, new: dict) -> list[dict]:
                 "lock_new": is_locked,
             }
         )
+    return rows + _timers_diff(old.get("timers"), new.get("timers"))
+
+
+def _seconds_names(value) -> dict:
+    return NO_TIMER if value is None else {"zh-hans": f"{value} 秒", "en": f"{value} s"}
+
+
+def _timers_diff(old: dict | None, new: dict | None) -> list[dict]:
+    """Rows like the options' for the room timers a version sets (and locks)."""
+    if new is None:
+        return []
+    rows = []
+    for key, label in TIMER_LABELS.items():
+        value_changed = old is None or old[key] != new[key]
+        lock_changed = old is not None and old["locked"] != new["locked"]
+        if not value_changed and not lock_changed:
+            continue
+        rows.append(
+            {
+                "option": key,
+                "label": label,
+                "value_changed": value_changed,
+                "old": _seconds_names(old[key]) if old is not None else UNSET,
+                "new": _seconds_names(new[key]),
+                "lock_changed": lock_changed,
+                "lock_old": bool(old and old["locked"]),
+                "lock_new": new["locked"],
+            }
+        )
     return rows
 
 
@@ -197,7 +233,7 @@ def version_history(preset: Preset) -> list[dict]:
     rows = []
     previous = None
     for v in preset.versions.select_related("author").order_by("number"):
-        current = {"rules": v.rules, "locked": v.locked}
+        current = {"rules": v.rules, "locked": v.locked, "timers": v.timers}
         rows.append({"version": v, "diff": rules_diff(preset.variant, previous, current)})
         previous = current
     return rows[::-1]
