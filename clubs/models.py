@@ -40,6 +40,9 @@ class Club(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clubs_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The club's board also counts hands the public boards do not (with bots, or of
+    # rooms shorter than a full match): the owner's choice.
+    board_counts_unrated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -132,6 +135,7 @@ class AuditEntry(models.Model):
         MEMBER_REMOVED = "member_removed", _("removed a member")
         MEMBER_LEFT = "member_left", _("left the club")
         INVITE_ROTATED = "invite_rotated", _("rotated the invite code")
+        BOARD_CHANGED = "board_changed", _("changed what the club board counts")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

@@ -210,6 +210,20 @@ def club_invite_rotate(*, club_id, actor) -> Club:
     return club
 
 
+@transaction.atomic
+def club_set_board(*, club_id, actor, counts_unrated) -> Club:
+    """The owner chooses whether the club's board also counts the hands the public boards
+    leave out (games with bots, rooms shorter than a full match)."""
+    club = owner_of(club_id, actor).club
+    if not isinstance(counts_unrated, bool):
+        raise ClubError("bad_board", "counts_unrated must be true or false")
+    if club.board_counts_unrated != counts_unrated:
+        club.board_counts_unrated = counts_unrated
+        club.save(update_fields=["board_counts_unrated"])
+        _audit(club.pk, actor, Action.BOARD_CHANGED, counts_unrated=counts_unrated)
+    return club
+
+
 def _target(club_id, user_id) -> Membership:
     m = (
         Membership.objects.select_related("user").filter(club_id=club_id, user_id=user_id).first()

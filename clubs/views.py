@@ -63,6 +63,8 @@ def ui_strings() -> dict[str, str]:
         "confirm_leave": _("Leave this club?"),
         "confirm_rotate": _("Make a new invite code? The old one stops working."),
         "error": _("Error"),
+        "rated": _("Rated"),
+        "unrated": _("Unrated"),
     }
 
 

@@ -71,6 +71,7 @@ async function loadRooms() {
     const head = el("div", "room-card-head");
     head.append(el("strong", "", `${named(r.variant_name)} #${r.id}`));
     head.append(el("span", "tag", `${r.preset_name} v${r.preset.version}`));
+    head.append(el("span", "tag", r.rated ? S.rated : S.unrated));
     li.append(head);
     li.append(el("div", "room-facts", `${fmt(S.seats_filled, { n: 4 - r.free_seats })} · ${r.owner}`));
     // The table page seats a member who opens it (its own "join" button).
@@ -95,6 +96,10 @@ function setupClub() {
       showError(e);
     }
   };
+  const board = $("#board-counts-unrated");
+  if (board) {
+    board.addEventListener("change", () => act(() => api("POST", `${base}/board/`, { counts_unrated: board.checked })));
+  }
   const rotate = $("#btn-rotate");
   if (rotate) rotate.addEventListener("click", () => act(() => api("POST", `${base}/invite/`), S.confirm_rotate));
   for (const b of document.querySelectorAll("#members button[data-action]")) {

@@ -89,8 +89,10 @@ function seatEl(view, k, frame) {
   plate.append(wind, el("span", "plate-name", seatName(k)));
   if (record.players[k] && record.players[k].is_bot) plate.append(el("span", "tag", S.bot));
   if (p.won) plate.append(el("span", "won-badge", "胡"));
-  if (view.deltas && view.deltas[k]) {
-    const d = view.deltas[k];
+  // Once the hand is over, the settlement's total: the end-of-hand payments (查大叫…) too.
+  const deltas = view.phase === "ended" && record.settlement ? record.settlement.deltas : view.deltas;
+  if (deltas && deltas[k]) {
+    const d = deltas[k];
     plate.append(el("span", `score ${d > 0 ? "plus" : "minus"}`, `${d > 0 ? "+" : ""}${d}`));
   }
   box.append(plate);

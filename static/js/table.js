@@ -312,8 +312,9 @@ function renderRoom() {
   const mode = room.rules && room.rules.mode && boot.choices.mode[room.rules.mode];
   const timer = room.discard_seconds
     ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
-  $("#room-rules").textContent = [mode ? named(mode) : "", timer].filter(Boolean).join(" · ");
-  $("#room-rules").title = ruleSummary().join(", ");
+  const rated = room.rated ? S.rated : S.unrated;
+  $("#room-rules").textContent = [mode ? named(mode) : "", timer, rated].filter(Boolean).join(" · ");
+  $("#room-rules").title = [room.rated ? S.rated_help : S.unrated_help, ...ruleSummary()].join(", ");
   $("#room-club").hidden = !room.club;
   if (room.club) {
     $("#room-club").textContent = fmt(S.club_preset, {
