@@ -15,7 +15,7 @@ const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? "
 
 function showError(e) {
   const box = $("#club-error");
-  box.textContent = e.detail || e.code || S.error;
+  box.textContent = (S.errors && S.errors[e.code]) || e.detail || e.code || S.error;
   box.hidden = false;
 }
 
