@@ -2,7 +2,7 @@
 // panel, which re-deals the hand in this browser from its seeds (fair.js, Web Crypto).
 // Frames come from GET /api/hands/<id>/frames/; the record is in the page. No rules here.
 import { api } from "./net.js";
-import { parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileLabel } from "./tiles.js";
+import { parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileNameIn } from "./tiles.js";
 import { verify } from "./fair.js";
 
 const boot = JSON.parse(document.getElementById("hand-boot").textContent);
@@ -32,8 +32,7 @@ function el(tag, cls, text) {
   return e;
 }
 function tileName(code) {
-  if (LANG === "zh-hans" || !S[code[1]]) return tileLabel(code);
-  return `${code[0]} ${S[code[1]]}`;
+  return tileNameIn(LANG, code);
 }
 setTileNames(tileName);
 
