@@ -71,6 +71,8 @@ class PresetCreateSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
     # Seconds; checked by the service (a bad value is ``bad_delay``).
     spectator_delay = serializers.JSONField(required=False, default=None)
+    # {"discard_seconds", "claim_seconds" (null: no timer), "locked"}; checked by the service.
+    timers = serializers.JSONField(required=False, default=None)
 
 
 class PresetUpdateSerializer(serializers.Serializer):
@@ -78,6 +80,11 @@ class PresetUpdateSerializer(serializers.Serializer):
     locked = serializers.ListField(child=serializers.CharField(), required=False, default=list)
     note = serializers.CharField(required=False, allow_blank=True, default="")
     spectator_delay = serializers.JSONField(required=False, default=None)
+    timers = serializers.JSONField(required=False, default=None)
+
+
+class ClubBoardSerializer(serializers.Serializer):
+    counts_unrated = serializers.BooleanField()
 
 
 class ClubRoleSerializer(serializers.Serializer):
@@ -122,6 +129,17 @@ class InviteView(ClubAPIView):
     def post(self, request, pk):
         club = services.club_invite_rotate(club_id=pk, actor=request.user)
         return Response({"id": club.pk, "invite_code": club.invite_code})
+
+
+class BoardView(ClubAPIView):
+    @extend_schema(request=ClubBoardSerializer, responses={200: CLUB, 403: ERROR})
+    def post(self, request, pk):
+        services.owner_of(pk, request.user)
+        d = self.body(ClubBoardSerializer)
+        club = services.club_set_board(
+            club_id=pk, actor=request.user, counts_unrated=d["counts_unrated"]
+        )
+        return Response({"id": club.pk, "counts_unrated": club.board_counts_unrated})
 
 
 class PresetsView(ClubAPIView):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("join/", api.ClubJoinView.as_view(), name="api-club-join"),
     path("<int:pk>/", api.ClubDetailView.as_view(), name="api-club"),
     path("<int:pk>/invite/", api.InviteView.as_view(), name="api-club-invite"),
+    path("<int:pk>/board/", api.BoardView.as_view(), name="api-club-board"),
     path("<int:pk>/leaderboard/", api.ClubLeaderboardView.as_view(), name="api-club-leaderboard"),
     path("<int:pk>/presets/", api.PresetsView.as_view(), name="api-club-presets"),
     path("<int:pk>/presets/<int:pid>/", api.PresetDetailView.as_view(), name="api-club-preset"),

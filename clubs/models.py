@@ -25,6 +25,14 @@ def new_invite_code() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
 
 
+# A room's timers unless the preset says otherwise: 15 s to discard, 8 s to claim.
+DEFAULT_TIMERS = {"discard_seconds": 15, "claim_seconds": 8, "locked": False}
+
+
+def default_timers() -> dict:
+    return dict(DEFAULT_TIMERS)
+
+
 class Club(models.Model):
     name = models.CharField(max_length=60)
     invite_code = models.CharField(max_length=INVITE_LENGTH, unique=True, default=new_invite_code)
@@ -32,6 +40,9 @@ class Club(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clubs_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The club's board also counts hands the public boards do not (with bots, or of
+    # rooms shorter than a full match): the owner's choice.
+    board_counts_unrated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -97,6 +108,9 @@ class PresetVersion(models.Model):
     # Spectators of rooms made from this version see the table this many seconds late at
     # least (against ghosting): a room may ask for more, never less.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # The room form's timers: {"discard_seconds", "claim_seconds"} (null: no timer) and
+    # "locked" (rooms keep them as they are).
+    timers = models.JSONField(default=default_timers)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -121,6 +135,7 @@ class AuditEntry(models.Model):
         MEMBER_REMOVED = "member_removed", _("removed a member")
         MEMBER_LEFT = "member_left", _("left the club")
         INVITE_ROTATED = "invite_rotated", _("rotated the invite code")
+        BOARD_CHANGED = "board_changed", _("changed what the club board counts")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(

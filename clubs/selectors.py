@@ -17,6 +17,12 @@ YES = {"zh-hans": "是", "en": "yes"}
 NO = {"zh-hans": "否", "en": "no"}
 NO_LIMIT = {"zh-hans": "不限", "en": "no limit"}
 UNSET = {"zh-hans": "—", "en": "—"}
+AS_DEFAULT = {"zh-hans": "默认", "en": "default"}
+NO_TIMER = {"zh-hans": "不限时", "en": "no timer"}
+TIMER_LABELS = {
+    "discard_seconds": {"zh-hans": "出牌计时", "en": "Discard timer"},
+    "claim_seconds": {"zh-hans": "吃碰计时", "en": "Claim timer"},
+}
 
 
 def membership_of(club_id, user) -> Membership | None:
@@ -72,6 +78,7 @@ def version_payload(version: PresetVersion) -> dict:
         "locked": version.locked,
         "note": version.note,
         "spectator_delay": version.spectator_delay,
+        "timers": version.timers,
     }
 
 
@@ -109,6 +116,7 @@ def versions(preset: Preset) -> list[dict]:
             "locked": v.locked,
             "note": v.note,
             "spectator_delay": v.spectator_delay,
+            "timers": v.timers,
             "author": {"id": v.author_id, "name": v.author.shown_name if v.author else None},
             "created_at": v.created_at.isoformat(),
         }
@@ -126,17 +134,40 @@ def _value_names(option, value) -> dict:
     if isinstance(value, bool):
         return YES if value else NO
     labels = option.choice_labels or {}
-    if value in labels:
+    if not isinstance(value, dict) and value in labels:
         zh, en = labels[value]
         return {"zh-hans": zh, "en": en}
     return {lang: str(value) for lang in LANGS}
+
+
+def _map_names(key_names: dict, values: dict, keys) -> dict:
+    """Some entries of a map option ("清一色 3, 七对 2") named in both languages."""
+    sep = {"zh-hans": "，", "en": ", "}
+    return {
+        lang: sep[lang].join(
+            f"{key_names.get(k, {}).get(lang) or k} {values[k]}" for k in keys if k in values
+        )
+        for lang in LANGS
+    }
+
+
+def _map_change(variant, option, before: dict | None, after: dict) -> tuple[dict, dict]:
+    """The old and new names of a map option's entries that changed, and only those."""
+    before = {**option.default, **(before or {})}
+    after = {**option.default, **(after or {})}
+    keys = [k for k in option.keys if before.get(k) != after.get(k)]
+    names = variant.pattern_names()
+    return _map_names(names, before, keys) if keys else AS_DEFAULT, (
+        _map_names(names, after, keys) if keys else AS_DEFAULT
+    )
 
 
 def rules_diff(variant_key: str, old: dict | None, new: dict) -> list[dict]:
     """What changed from ``old`` to ``new`` (a version's ``rules`` and ``locked``).
 
     One row per changed option: its id and label, and the old and new values
-    (``lock_old``/``lock_new`` for the lock) named in both languages."""
+    (``lock_old``/``lock_new`` for the lock) named in both languages.  A map
+    option (a fan table) names only the entries that changed."""
     variant = get_variant(variant_key)
     old = old or {"rules": {}, "locked": []}
     rows = []
@@ -146,16 +177,52 @@ def rules_diff(variant_key: str, old: dict | None, new: dict) -> list[dict]:
         value_changed = option.id not in old["rules"] or before != after
         if not value_changed and was_locked == is_locked:
             continue
+        if option.type == "map":
+            old_names, new_names = _map_change(variant, option, before, after)
+            if option.id not in old["rules"]:
+                old_names = UNSET
+        else:
+            old_names = _value_names(option, before) if option.id in old["rules"] else UNSET
+            new_names = _value_names(option, after)
         rows.append(
             {
                 "option": option.id,
                 "label": {"zh-hans": option.label_zh, "en": option.label_en},
                 "value_changed": value_changed,
-                "old": _value_names(option, before) if option.id in old["rules"] else UNSET,
-                "new": _value_names(option, after),
+                "old": old_names,
+                "new": new_names,
                 "lock_changed": was_locked != is_locked,
                 "lock_old": was_locked,
                 "lock_new": is_locked,
+            }
+        )
+    return rows + _timers_diff(old.get("timers"), new.get("timers"))
+
+
+def _seconds_names(value) -> dict:
+    return NO_TIMER if value is None else {"zh-hans": f"{value} 秒", "en": f"{value} s"}
+
+
+def _timers_diff(old: dict | None, new: dict | None) -> list[dict]:
+    """Rows like the options' for the room timers a version sets (and locks)."""
+    if new is None:
+        return []
+    rows = []
+    for key, label in TIMER_LABELS.items():
+        value_changed = old is None or old[key] != new[key]
+        lock_changed = old is not None and old["locked"] != new["locked"]
+        if not value_changed and not lock_changed:
+            continue
+        rows.append(
+            {
+                "option": key,
+                "label": label,
+                "value_changed": value_changed,
+                "old": _seconds_names(old[key]) if old is not None else UNSET,
+                "new": _seconds_names(new[key]),
+                "lock_changed": lock_changed,
+                "lock_old": bool(old and old["locked"]),
+                "lock_new": new["locked"],
             }
         )
     return rows
@@ -166,7 +233,7 @@ def version_history(preset: Preset) -> list[dict]:
     rows = []
     previous = None
     for v in preset.versions.select_related("author").order_by("number"):
-        current = {"rules": v.rules, "locked": v.locked}
+        current = {"rules": v.rules, "locked": v.locked, "timers": v.timers}
         rows.append({"version": v, "diff": rules_diff(preset.variant, previous, current)})
         previous = current
     return rows[::-1]

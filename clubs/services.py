@@ -19,7 +19,15 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion, new_invite_code
+from clubs.models import (
+    DEFAULT_TIMERS,
+    AuditEntry,
+    Club,
+    Membership,
+    Preset,
+    PresetVersion,
+    new_invite_code,
+)
 from config.api import clip
 from games.rules import OptionsError, UnknownVariant, get_variant
 
@@ -43,6 +51,40 @@ def check_spectator_delay(value: Any) -> int:
     if not 0 <= value <= SPECTATOR_DELAY_MAX:
         raise ValueError(f"spectator_delay must be 0 to {SPECTATOR_DELAY_MAX} seconds")
     return value
+
+
+TIMER_MIN, TIMER_MAX = 3, 300
+
+
+def check_timer(value: Any, name: str) -> int | None:
+    """A turn or claim timer as sent: 3..300 seconds, or None for no timer.
+
+    Raises ``ValueError`` with a message for people."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not TIMER_MIN <= value <= TIMER_MAX:
+        raise ValueError(f"{name} timer must be {TIMER_MIN}..{TIMER_MAX} seconds or null")
+    return value
+
+
+def _check_timers(value: Any, current: dict) -> dict:
+    """A preset's timers as sent over ``current``: any of ``discard_seconds`` and
+    ``claim_seconds`` (null: no timer) and ``locked``."""
+    if value is None:
+        return dict(current)
+    if not isinstance(value, Mapping) or set(value) - set(DEFAULT_TIMERS):
+        raise ClubError(
+            "bad_timer", "timers must be an object of discard_seconds, claim_seconds, locked"
+        )
+    out = {**current, **value}
+    try:
+        for name in ("discard", "claim"):
+            check_timer(out[f"{name}_seconds"], name)
+    except ValueError as e:
+        raise ClubError("bad_timer", str(e)) from None
+    if not isinstance(out["locked"], bool):
+        raise ClubError("bad_timer", "timers.locked must be true or false")
+    return out
 
 
 def _check_delay(value: Any) -> int:
@@ -168,6 +210,20 @@ def club_invite_rotate(*, club_id, actor) -> Club:
     return club
 
 
+@transaction.atomic
+def club_set_board(*, club_id, actor, counts_unrated) -> Club:
+    """The owner chooses whether the club's board also counts the hands the public boards
+    leave out (games with bots, rooms shorter than a full match)."""
+    club = owner_of(club_id, actor).club
+    if not isinstance(counts_unrated, bool):
+        raise ClubError("bad_board", "counts_unrated must be true or false")
+    if club.board_counts_unrated != counts_unrated:
+        club.board_counts_unrated = counts_unrated
+        club.save(update_fields=["board_counts_unrated"])
+        _audit(club.pk, actor, Action.BOARD_CHANGED, counts_unrated=counts_unrated)
+    return club
+
+
 def _target(club_id, user_id) -> Membership:
     m = (
         Membership.objects.select_related("user").filter(club_id=club_id, user_id=user_id).first()
@@ -267,7 +323,16 @@ def _variant(key):
 
 @transaction.atomic
 def preset_create(
-    *, club_id, actor, variant, name, rules=None, locked=None, note="", spectator_delay=None
+    *,
+    club_id,
+    actor,
+    variant,
+    name,
+    rules=None,
+    locked=None,
+    note="",
+    spectator_delay=None,
+    timers=None,
 ) -> PresetVersion:
     manager_of(club_id, actor)
     v = _variant(variant)
@@ -276,6 +341,7 @@ def preset_create(
     locked = _check_locked(v, locked if locked is not None else [])
     note = _check_note(note)
     delay = _check_delay(spectator_delay if spectator_delay is not None else 0)
+    timers = _check_timers(timers, DEFAULT_TIMERS)
     preset = Preset.objects.create(club_id=club_id, variant=v.key, name=name, version=1)
     version = PresetVersion.objects.create(
         preset=preset,
@@ -285,6 +351,7 @@ def preset_create(
         locked=locked,
         note=note,
         spectator_delay=delay,
+        timers=timers,
         author=actor,
     )
     _audit(club_id, actor, Action.PRESET_VERSION, version=version, preset=name, number=1)
@@ -293,10 +360,10 @@ def preset_create(
 
 @transaction.atomic
 def preset_update(
-    *, club_id, preset_id, actor, rules, locked, note="", spectator_delay=None
+    *, club_id, preset_id, actor, rules, locked, note="", spectator_delay=None, timers=None
 ) -> PresetVersion:
     """Append the preset's next version (versions are never edited).  Without a
-    ``spectator_delay`` the new version keeps the latest one's."""
+    ``spectator_delay`` or ``timers`` the new version keeps the latest one's."""
     manager_of(club_id, actor)
     preset = (
         Preset.objects.select_for_update().filter(pk=preset_id, club_id=club_id).first()
@@ -313,11 +380,13 @@ def preset_update(
     if spectator_delay is None:
         spectator_delay = latest.spectator_delay if latest is not None else 0
     delay = _check_delay(spectator_delay)
+    timers = _check_timers(timers, latest.timers if latest is not None else DEFAULT_TIMERS)
     if (
         latest is not None
         and latest.rules == resolved
         and latest.locked == locked
         and latest.spectator_delay == delay
+        and latest.timers == timers
     ):
         raise ClubError("unchanged", "these are already the preset's rules and locks")
     preset.version += 1
@@ -330,6 +399,7 @@ def preset_update(
         locked=locked,
         note=note,
         spectator_delay=delay,
+        timers=timers,
         author=actor,
     )
     _audit(
@@ -355,13 +425,17 @@ class ClubRoomRules:
     rules: dict  # the room's full resolved options
     choices: dict  # what differs from the variant's defaults (the lobby's highlights)
     spectator_delay: int = 0  # the least delay its rooms show spectators, in seconds
+    discard_seconds: int | None = 15  # the room's timers (None: no timer)
+    claim_seconds: int | None = 8
 
 
-def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
+def room_rules(*, preset_id, user, overrides=None, timers=None) -> ClubRoomRules:
     """Rules of a room a member opens from a preset's newest version.
 
     Variant defaults, overlaid by the version's choices and its locked values,
-    overlaid by ``overrides`` (unlocked options only)."""
+    overlaid by ``overrides`` (unlocked options only).  ``timers`` is the room's
+    ``(discard_seconds, claim_seconds)``: the preset's when not given; refused when
+    they differ from timers the preset locks."""
     preset = (
         Preset.objects.filter(pk=preset_id).first()
         if isinstance(preset_id, int) and not isinstance(preset_id, bool)
@@ -392,4 +466,11 @@ def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
     defaults = {o.id: o.default for o in v.options.options}
     chosen = {**version.choices, **overrides}
     choices = {k: resolved[k] for k in chosen if resolved.get(k) != defaults.get(k)}
-    return ClubRoomRules(preset.club_id, version, v.key, resolved, choices, version.spectator_delay)
+    preset_timers = (version.timers["discard_seconds"], version.timers["claim_seconds"])
+    if timers is None:
+        timers = preset_timers
+    elif version.timers["locked"] and tuple(timers) != preset_timers:
+        raise ClubError("locked_timer", "the club's preset fixes this table's timers")
+    return ClubRoomRules(
+        preset.club_id, version, v.key, resolved, choices, version.spectator_delay, *timers
+    )

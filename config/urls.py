@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import set_language
 from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
@@ -17,8 +17,9 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/leaderboards/", include(leaderboards_api_urlpatterns)),
     path("api/clubs/", include("clubs.api_urls")),
-    path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("games.api_urls")),
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico whatever the page links: send them to the real one.
     # (The unhashed name: resolving the hashed one at import would need collectstatic first.)

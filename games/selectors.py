@@ -26,6 +26,7 @@ from games.rules import (
     new_hand,
 )
 from games.rules.record import frames, make_record
+from leaderboards.rating import counts_publicly
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,8 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "discard_seconds": room.discard_seconds,
         "claim_seconds": room.claim_seconds,
         "private": room.private,
+        # Whether its hands move the public boards, shown before anyone joins.
+        "rated": counts_publicly(room.hands_total, any(s.user and s.user.is_bot for s in seats)),
         "status": room.status,
         "owner_id": room.owner_id,
         "owner": room.owner.shown_name,

@@ -127,7 +127,8 @@ def room_create(
     preset: int | None = None,
     spectator_delay: int | None = None,
 ) -> Room:
-    club = _club_rules(preset, owner, variant, rules) if preset is not None else None
+    timers = (discard_seconds, claim_seconds)
+    club = _club_rules(preset, owner, variant, rules, timers) if preset is not None else None
     spectator_delay = _check_delay(spectator_delay, club.spectator_delay if club else 0)
     try:
         v = get_variant(club.variant if club else variant)
@@ -141,8 +142,10 @@ def room_create(
         raise ServiceError("bad_bots", "bots must be 0..3")
     if not isinstance(private, bool):
         raise ServiceError("bad_private", "private must be true or false")
-    discard_seconds = _check_timer(discard_seconds, private=private, name="discard")
-    claim_seconds = _check_timer(claim_seconds, private=private, name="claim")
+    if club is not None:  # a club's tables are its members' only: they may run untimed
+        timers = (club.discard_seconds, club.claim_seconds)
+    discard_seconds = _check_timer(timers[0], private=private or club is not None, name="discard")
+    claim_seconds = _check_timer(timers[1], private=private or club is not None, name="claim")
     waiting = Room.objects.filter(owner=owner, status=Room.Status.OPEN).count()
     if waiting >= settings.GAME_MAX_OPEN_ROOMS:
         raise ServiceError(
@@ -195,10 +198,10 @@ def _check_delay(value, floor: int) -> int:
     return value
 
 
-def _club_rules(preset, owner, variant, rules):
+def _club_rules(preset, owner, variant, rules, timers):
     """A club room's rules, from the preset's newest version and the room's unlocked choices."""
     try:
-        club = room_rules(preset_id=preset, user=owner, overrides=rules)
+        club = room_rules(preset_id=preset, user=owner, overrides=rules, timers=timers)
     except ClubError as e:
         raise ServiceError(e.code, e.message, e.status) from None
     if variant and variant != club.variant:

@@ -131,6 +131,12 @@ def ui_strings() -> dict[str, str]:
         "finished": _("Finished"),
         "private": _("Private"),
         "public": _("Public"),
+        "rated": _("Rated"),
+        "unrated": _("Unrated"),
+        "rated_help": _("Rated: its hands move the leaderboards."),
+        "unrated_help": _(
+            "Unrated: bots, or fewer than 8 hands; the leaderboards do not count it."
+        ),
         "no_rooms": _("No open tables right now. Create one!"),
         "default_rules": _("Default rules"),
         "default_choice": _("Default"),

@@ -24,11 +24,19 @@ class Skill(models.Model):
         abstract = True
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.variant}: {self.ordinal:.2f}"
+        return f"{self.user_id} {self.variant}: {self.mu:.2f} ± {self.sigma:.2f}"
 
     @property
     def ordinal(self) -> float:
         return rating.ordinal(self.mu, self.sigma)
+
+    @property
+    def display_rating(self) -> int:
+        return rating.display_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return rating.is_provisional(self.sigma)
 
 
 class Rating(Skill):
@@ -76,7 +84,10 @@ class RatingChange(models.Model):
     ordinal_before = models.FloatField()
     ordinal_after = models.FloatField()
     rank = models.PositiveSmallIntegerField()  # 1 = best; equal scores share a rank
-    score_delta = models.IntegerField()
+    score_delta = models.IntegerField()  # the settlement's total for the seat
+    # Whether the hand moved the public board (a full-length room of people); an unrated
+    # hand is recorded with the rating as it stands, unmoved.
+    rated = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,8 +100,4 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"hand {self.hand_id} user {self.user_id}: {self.ordinal_change:+.2f}"
-
-    @property
-    def ordinal_change(self) -> float:
-        return self.ordinal_after - self.ordinal_before
+        return f"hand {self.hand_id} user {self.user_id}: {self.mu_after - self.mu_before:+.2f}"

@@ -24,34 +24,45 @@ def default_skill() -> Skill:
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative skill estimate shown as "rating" (mu - 3 sigma)."""
+    """The conservative skill estimate (mu - 3 sigma), kept with each change; players see
+    ``display_rating`` of mu."""
     return _MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
-# What players see: a whole number that starts at 1000 for a newcomer (ordinal 0) and moves
-# by tens of points per hand, rather than the model's small signed decimals.
+# What players see: the skill estimate (mu) as a whole number that starts at 1000 for a
+# newcomer and moves by tens of points per hand.  Not the conservative ordinal
+# (mu - 3 sigma): that rises with every hand played as the uncertainty shrinks, even a lost one.
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
-# Below this many hands the estimate is still mostly uncertainty: marked provisional.
-PROVISIONAL_HANDS = 20
+# While sigma is above this the estimate is still mostly uncertainty: marked provisional
+# (a newcomer's 8.3 falls below it after some 15 to 20 hands).
+PROVISIONAL_SIGMA = 6.5
+# The public boards count hands of rooms played to a match's full length (the lobby's
+# default, twice around the table) by four people: no bots, no one-hand games.
+RATED_MIN_HANDS = 8
 
 
-def display_rating(ordinal_value: float) -> int:
-    """The rating shown to players for an ordinal (``mu - 3 sigma``).
+def display_rating(mu: float) -> int:
+    """The rating shown to players for a skill estimate ``mu``.
 
-    >>> display_rating(0.0), display_rating(-1.43), display_rating(12.5)
+    >>> display_rating(25.0), display_rating(23.57), display_rating(37.5)
     (1000, 943, 1500)
     """
-    return round(DISPLAY_BASE + DISPLAY_SCALE * ordinal_value)
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - DEFAULT_MU))
 
 
-def display_change(before: float, after: float) -> int:
-    """A change of ordinal as players see it (the difference of the shown numbers)."""
-    return display_rating(after) - display_rating(before)
+def display_change(mu_before: float, mu_after: float) -> int:
+    """A change of skill estimate as players see it (the difference of the shown numbers)."""
+    return display_rating(mu_after) - display_rating(mu_before)
 
 
-def is_provisional(hands: int) -> bool:
-    return hands < PROVISIONAL_HANDS
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def counts_publicly(hands_total: int, with_bots: bool) -> bool:
+    """Whether a room's hands move the public boards: a full-length match, people only."""
+    return hands_total >= RATED_MIN_HANDS and not with_bots
 
 
 def ranks_from_scores(scores: list[int]) -> list[int]:
@@ -77,4 +88,21 @@ def rate(players: list[Skill], scores: list[int]) -> list[Skill]:
     # Ranks rather than scores=: openskill would otherwise weigh score margins,
     # and a big fan count says more about the tiles than about the player.
     rated = _MODEL.rate(teams, ranks=ranks_from_scores(scores))
-    return [(team[0].mu, team[0].sigma) for team in rated]
+    return [
+        (_with_the_result(mu0, team[0].mu, score, scores), team[0].sigma)
+        for (mu0, _), team, score in zip(players, rated, scores, strict=True)
+    ]
+
+
+def _with_the_result(mu_before: float, mu_after: float, score: int, scores: list[int]) -> float:
+    """The new estimate, never against the player's own result: the model shares a tied
+    place among the tied, so a player tied for last beside weaker ones would gain.  Last
+    never rises; first alone never falls."""
+    low, high = min(scores), max(scores)
+    if low == high:
+        return mu_after
+    if score == low:
+        return min(mu_before, mu_after)
+    if score == high and scores.count(high) == 1:
+        return max(mu_before, mu_after)
+    return mu_after

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, QuerySet
+from django.db.models import BooleanField, Case, QuerySet, Value, When
 
 from games.variants import VARIANTS, VariantInfo
 from leaderboards.models import ClubRating, Rating, RatingChange
-from leaderboards.rating import display_change, display_rating, is_provisional
+from leaderboards.rating import PROVISIONAL_SIGMA, display_change, display_rating
 
 
 def variant_info(key: str) -> VariantInfo | None:
@@ -27,9 +27,14 @@ def _win_rate(wins: int, hands: int) -> float:
 
 
 def _by_standing(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
-    # The same ordinal as openskill's (mu - 3 sigma), computed in the database so it can sort.
-    return ratings.annotate(standing=F("mu") - 3 * F("sigma")).order_by(
-        "-standing", "-hands", "user_id"
+    """Established players first, then the provisional ones; each by skill estimate."""
+    provisional = Case(
+        When(sigma__gt=PROVISIONAL_SIGMA, then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+    return ratings.annotate(is_provisional=provisional).order_by(
+        "is_provisional", "-mu", "-hands", "user_id"
     )
 
 
@@ -39,7 +44,7 @@ class LeaderboardRow:
     user_id: int
     name: str
     is_bot: bool
-    rating: float  # the ordinal, rounded to 2 dp
+    rating: float  # the skill estimate (mu), rounded to 2 dp
     mu: float
     sigma: float
     hands: int
@@ -75,14 +80,14 @@ def _rows(ratings, limit: int) -> list[LeaderboardRow]:
             user_id=r.user_id,
             name=r.user.shown_name,
             is_bot=r.user.is_bot,
-            rating=round(r.ordinal, 2),
+            rating=round(r.mu, 2),
             mu=round(r.mu, 4),
             sigma=round(r.sigma, 4),
             hands=r.hands,
             wins=r.wins,
             win_rate=_win_rate(r.wins, r.hands),
-            display_rating=display_rating(r.ordinal),
-            provisional=is_provisional(r.hands),
+            display_rating=r.display_rating,
+            provisional=r.provisional,
         )
         for position, r in enumerate(ratings, start=1)
     ]
@@ -130,12 +135,12 @@ def player_ratings(user) -> list[PlayerRatingRow]:
         PlayerRatingRow(
             variant=r.variant,
             variant_name=_variant_name(r.variant),
-            rating=round(r.ordinal, 2),
+            rating=round(r.mu, 2),
             hands=r.hands,
             wins=r.wins,
             win_rate=_win_rate(r.wins, r.hands),
-            display_rating=display_rating(r.ordinal),
-            provisional=is_provisional(r.hands),
+            display_rating=r.display_rating,
+            provisional=r.provisional,
         )
         for r in _by_standing(Rating.objects.filter(user=user, hands__gt=0))
     ]
@@ -149,9 +154,10 @@ class RecentHandRow:
     hand_number: int
     hand_id: int  # its replay: /hands/<hand_id>/
     rank: int
-    score_delta: int
-    rating_after: float
-    rating_change: float  # ordinal after - before, rounded to 2 dp
+    score_delta: int  # the settlement's total for the seat
+    rated: bool  # whether the hand moved the public board
+    rating_after: float  # the skill estimate (mu), rounded to 2 dp
+    rating_change: float  # mu after - before, rounded to 2 dp
     display_after: int
     display_change: int
     at: datetime
@@ -173,10 +179,11 @@ def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
             hand_id=c.hand_id,
             rank=c.rank,
             score_delta=c.score_delta,
-            rating_after=round(c.ordinal_after, 2),
-            rating_change=round(c.ordinal_change, 2),
-            display_after=display_rating(c.ordinal_after),
-            display_change=display_change(c.ordinal_before, c.ordinal_after),
+            rated=c.rated,
+            rating_after=round(c.mu_after, 2),
+            rating_change=round(c.mu_after - c.mu_before, 2),
+            display_after=display_rating(c.mu_after),
+            display_change=display_change(c.mu_before, c.mu_after),
             at=c.created_at,
         )
         for c in changes

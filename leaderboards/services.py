@@ -9,11 +9,13 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clubs.models import Club
 from games import rows
-from games.models import Hand, Room
+from games.models import Hand, Room, Settlement
 from leaderboards import rating
 from leaderboards.models import ClubRating, Rating, RatingChange
 
@@ -50,7 +52,7 @@ def _existing_changes(hand_id: int) -> list[RatingChange]:
 
 
 def _rate_hand(hand_id: int) -> list[RatingChange]:
-    """Call inside a transaction."""
+    """Call inside a transaction, after the hand's settlement is stored."""
     hand = rows.first(_HAND, "WHERE h.id = %s", [hand_id], lock=True)
     if hand is None or hand.status != Hand.Status.ENDED or not hand.result:
         return []
@@ -58,7 +60,10 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
     if existing:
         return existing
 
-    deltas = hand.result.get("deltas") or []
+    # The settlement's totals: the live payments and the end-of-hand ones (查大叫…) alike.
+    deltas = Settlement.objects.filter(hand_id=hand.pk).values_list("deltas", flat=True).first()
+    if deltas is None:
+        return []
     winners = set(hand.result.get("winners") or [])
     # (seat, user id, score) of every occupied seat.
     seated = [
@@ -69,10 +74,17 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
     if len(seated) < 2:
         return []
 
+    club_id, hands_total = (
+        Room.objects.filter(pk=hand.room_id).values_list("club_id", "hands_total").get()
+    )
+    with_bots = (
+        get_user_model().objects.filter(pk__in=[p for p in hand.players if p], is_bot=True).exists()
+    )
+    rated = rating.counts_publicly(hands_total, with_bots)
     ratings = _locked_skills(Rating, seated, variant=hand.variant)
     scores = [score for _, _, score in seated]
     before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]
-    after = rating.rate(before, scores)
+    after = rating.rate(before, scores) if rated else before
     ranks = rating.ranks_from_scores(scores)
 
     changes = []
@@ -92,11 +104,14 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
                 ordinal_after=rating.ordinal(mu1, sigma1),
                 rank=rank,
                 score_delta=score,
+                rated=rated,
             )
         )
-    _advance(ratings, seated, after, winners)
+    if rated:
+        _advance(ratings, seated, after, winners)
     rows.insert(changes, pks=True)
-    _rate_club_hand(hand, seated, scores, winners)
+    if club_id is not None:
+        _rate_club_hand(hand, club_id, rated, seated, scores, winners)
     return changes
 
 
@@ -132,10 +147,10 @@ def _advance(ratings: dict, seated, after, winners) -> None:
         rows.update_fields(player, ["mu", "sigma", "hands", "wins", "updated_at"])
 
 
-def _rate_club_hand(hand: Hand, seated, scores, winners) -> None:
-    """A hand of a club room also moves the players' ratings within that club."""
-    club_id = next(iter(rows.values(Room, "club", {"id": hand.room_id})), None)
-    if club_id is None:
+def _rate_club_hand(hand: Hand, club_id: int, rated: bool, seated, scores, winners) -> None:
+    """A hand of a club room also moves the players' ratings within that club: a hand the
+    public boards leave out too if the club counts such hands."""
+    if not rated and not Club.objects.filter(pk=club_id, board_counts_unrated=True).exists():
         return
     ratings = _locked_skills(ClubRating, seated, club_id=club_id, variant=hand.variant)
     before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -72,3 +74,29 @@ def test_a_new_account_keeps_the_language_the_visitor_chose(
     assert response.status_code == 302
     assert django_user_model.objects.get(username="newbie").language == code
     assert marker in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("password1", "password2"),
+    [
+        ("123", "123"),
+        ("password", "password"),
+        ("newbie1234", "newbie1234"),
+        ("green-felt-8trs", "x"),
+    ],
+)
+def test_sign_up_refusals_are_in_chinese(client, password1, password2):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "newbie1234",
+            "email": "newbie1234@example.com",
+            "password1": password1,
+            "password2": password2,
+        },
+    )
+
+    errors = re.findall(r'<span class="field-error"[^>]*>(.*?)</span>', response.content.decode())
+    assert errors
+    for error in errors:
+        assert not re.search(r"[A-Za-z]{3,}", error), error

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -57,3 +59,18 @@ def test_api_schema(client):
 
     assert response.status_code == 200
     assert b"Mahjong platform API" in response.content
+
+
+def test_api_docs_are_served_with_local_assets(client):
+    response = client.get("/api/docs/")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "swagger-ui" in page.lower()
+    assert reverse("api-schema") in page
+    # Every script and stylesheet comes from our own static files, never a CDN.
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page)
+    assert assets and all(a.startswith("/static/") for a in assets), assets
+    for asset in assets:
+        served = client.get(asset)
+        assert served.status_code == 200, asset

@@ -15,7 +15,7 @@ const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? "
 
 function showError(e) {
   const box = $("#club-error");
-  box.textContent = e.detail || e.code || S.error;
+  box.textContent = (S.errors && S.errors[e.code]) || e.detail || e.code || S.error;
   box.hidden = false;
 }
 
@@ -71,6 +71,7 @@ async function loadRooms() {
     const head = el("div", "room-card-head");
     head.append(el("strong", "", `${named(r.variant_name)} #${r.id}`));
     head.append(el("span", "tag", `${r.preset_name} v${r.preset.version}`));
+    head.append(el("span", "tag", r.rated ? S.rated : S.unrated));
     li.append(head);
     li.append(el("div", "room-facts", `${fmt(S.seats_filled, { n: 4 - r.free_seats })} · ${r.owner}`));
     // The table page seats a member who opens it (its own "join" button).
@@ -95,6 +96,10 @@ function setupClub() {
       showError(e);
     }
   };
+  const board = $("#board-counts-unrated");
+  if (board) {
+    board.addEventListener("change", () => act(() => api("POST", `${base}/board/`, { counts_unrated: board.checked })));
+  }
   const rotate = $("#btn-rotate");
   if (rotate) rotate.addEventListener("click", () => act(() => api("POST", `${base}/invite/`), S.confirm_rotate));
   for (const b of document.querySelectorAll("#members button[data-action]")) {
@@ -149,6 +154,36 @@ function delayOf(f) {
   return Number.isFinite(Number(raw)) ? Number(raw) : raw;
 }
 
+// ---- timers: a preset sets them (and may lock them), a club room's form starts from them ----
+
+function syncTimers() {
+  const none = $("#opt-no-timer").checked;
+  for (const id of ["#opt-discard", "#opt-claim"]) $(id).disabled = none || $("#timers-fieldset").disabled;
+}
+
+function showTimers(t, { lockedHere = false } = {}) {
+  $("#opt-discard").value = t.discard_seconds ?? 15;
+  $("#opt-claim").value = t.claim_seconds ?? 8;
+  $("#opt-no-timer").checked = t.discard_seconds === null;
+  const lock = $("#lock-timers");
+  if (lock) lock.checked = Boolean(t.locked);
+  if (lockedHere) {
+    $("#timers-fieldset").disabled = true;
+    $("#timers-fieldset legend").append(" ", el("span", "tag tag-locked", S.locked));
+  }
+  $("#opt-no-timer").addEventListener("change", syncTimers);
+  syncTimers();
+}
+
+/** The timers as the form holds them (a number left blank is the site's default). */
+function readTimers() {
+  if ($("#opt-no-timer").checked) return { discard_seconds: null, claim_seconds: null };
+  return {
+    discard_seconds: Number($("#opt-discard").value) || 15,
+    claim_seconds: Number($("#opt-claim").value) || 8,
+  };
+}
+
 async function setupEditor(variants) {
   const base = `/api/clubs/${BOOT.club_id}/presets/`;
   if (BOOT.mode === "new") {
@@ -161,11 +196,13 @@ async function setupEditor(variants) {
     const render = () => renderEditor(variants.find((x) => x.key === select.value), {}, []);
     select.addEventListener("change", render);
     render();
+    showTimers({ discard_seconds: 15, claim_seconds: 8, locked: false });
     onSubmit("#preset-form", async (f) => {
       const v = variants.find((x) => x.key === select.value);
       const preset = await api("POST", base, {
         variant: v.key, name: f.name.value, rules: ruleUi.collect(v.rules),
         locked: lockedIds(v), note: f.note.value, spectator_delay: delayOf(f),
+        timers: { ...readTimers(), locked: $("#lock-timers").checked },
       });
       location.href = `/clubs/${BOOT.club_id}/presets/${preset.id}/`;
     });
@@ -175,10 +212,11 @@ async function setupEditor(variants) {
   const v = variants.find((x) => x.key === p.variant);
   renderEditor(v, p.choices, p.locked);
   $("#preset-delay").value = p.spectator_delay || 0;
+  showTimers(p.timers);
   onSubmit("#preset-form", async (f) => {
     await api("PUT", `${base}${p.id}/`, {
       rules: ruleUi.collect(v.rules), locked: lockedIds(v), note: f.note.value,
-      spectator_delay: delayOf(f),
+      spectator_delay: delayOf(f), timers: { ...readTimers(), locked: $("#lock-timers").checked },
     });
     location.reload();
   });
@@ -197,11 +235,12 @@ function setupPlay(variants) {
     }
     box.append(field);
   }
+  showTimers(p.timers, { lockedHere: p.timers.locked });
   onSubmit("#play-form", async (f) => {
     const rules = ruleUi.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
     const room = await api("POST", "/api/rooms/", {
       preset: p.id, rules, hands: Number(f.hands.value) || 8, bots: Number(f.bots.value),
-      spectator_delay: delayOf(f),
+      spectator_delay: delayOf(f), ...readTimers(),
     });
     location.href = `/rooms/${room.id}/`;
   });

@@ -30,6 +30,13 @@ function ruleHighlights(room) {
   return out;
 }
 
+/** Whether a room is rated, said before anyone joins it. */
+function ratedTag(rated) {
+  const tag = el("span", `tag ${rated ? "tag-rated" : "tag-unrated"}`, rated ? S.rated : S.unrated);
+  tag.title = rated ? S.rated_help : S.unrated_help;
+  return tag;
+}
+
 async function loadRooms() {
   const box = $("#room-list");
   let rooms;
@@ -51,6 +58,7 @@ async function loadRooms() {
     head.append(el("strong", "", `${named(r.variant_name)} #${r.id}`));
     head.append(el("span", `status status-${r.status}`, S[r.status] || r.status));
     if (r.club_name) head.append(el("span", "tag tag-club", `${r.club_name} · ${r.preset_name}`));
+    head.append(ratedTag(r.rated));
     li.append(head);
     const facts = el("div", "room-facts");
     facts.append(el("span", "", fmt(S.seats_filled, { n: 4 - r.free_seats })));

@@ -2,7 +2,7 @@
 // panel, which re-deals the hand in this browser from its seeds (fair.js, Web Crypto).
 // Frames come from GET /api/hands/<id>/frames/; the record is in the page. No rules here.
 import { api } from "./net.js";
-import { parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileLabel } from "./tiles.js";
+import { parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileNameIn } from "./tiles.js";
 import { verify } from "./fair.js";
 
 const boot = JSON.parse(document.getElementById("hand-boot").textContent);
@@ -32,8 +32,7 @@ function el(tag, cls, text) {
   return e;
 }
 function tileName(code) {
-  if (LANG === "zh-hans" || !S[code[1]]) return tileLabel(code);
-  return `${code[0]} ${S[code[1]]}`;
+  return tileNameIn(LANG, code);
 }
 setTileNames(tileName);
 
@@ -89,8 +88,10 @@ function seatEl(view, k, frame) {
   plate.append(wind, el("span", "plate-name", seatName(k)));
   if (record.players[k] && record.players[k].is_bot) plate.append(el("span", "tag", S.bot));
   if (p.won) plate.append(el("span", "won-badge", "胡"));
-  if (view.deltas && view.deltas[k]) {
-    const d = view.deltas[k];
+  // Once the hand is over, the settlement's total: the end-of-hand payments (查大叫…) too.
+  const deltas = view.phase === "ended" && record.settlement ? record.settlement.deltas : view.deltas;
+  if (deltas && deltas[k]) {
+    const d = deltas[k];
     plate.append(el("span", `score ${d > 0 ? "plus" : "minus"}`, `${d > 0 ? "+" : ""}${d}`));
   }
   box.append(plate);

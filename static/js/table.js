@@ -2,7 +2,8 @@
 // `legal` actions, sent back unchanged; it holds no rules.
 import { api, TableSocket } from "./net.js";
 import {
-  backEl, formatTiles, parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileLabel,
+  backEl, formatTiles, parseTiles, setTileIndex, setTileNames, setWildKinds, sortTiles, tileEl,
+  tileIndexOn, tileLabel, tileNameIn,
 } from "./tiles.js";
 import { setSound, sound } from "./sound.js";
 
@@ -106,8 +107,7 @@ function setConn(status) {
 
 /** A tile in words: 五筒 in Chinese, "5 Dots" in English. */
 function tileName(code) {
-  if (LANG === "zh-hans" || !S[code[1]]) return tileLabel(code);
-  return `${code[0]} ${S[code[1]]}`;
+  return tileNameIn(LANG, code);
 }
 
 setTileNames(tileName);
@@ -312,8 +312,9 @@ function renderRoom() {
   const mode = room.rules && room.rules.mode && boot.choices.mode[room.rules.mode];
   const timer = room.discard_seconds
     ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
-  $("#room-rules").textContent = [mode ? named(mode) : "", timer].filter(Boolean).join(" · ");
-  $("#room-rules").title = ruleSummary().join(", ");
+  const rated = room.rated ? S.rated : S.unrated;
+  $("#room-rules").textContent = [mode ? named(mode) : "", timer, rated].filter(Boolean).join(" · ");
+  $("#room-rules").title = [room.rated ? S.rated_help : S.unrated_help, ...ruleSummary()].join(", ");
   $("#room-club").hidden = !room.club;
   if (room.club) {
     $("#room-club").textContent = fmt(S.club_preset, {
@@ -1359,6 +1360,9 @@ for (const [id, key] of [["#opt-auto-win", "autoWin"], ["#opt-auto-pass", "autoP
   });
 }
 setSound(prefs.sound);
+const indexBox = $("#opt-tile-index");
+indexBox.checked = tileIndexOn();
+indexBox.addEventListener("change", () => setTileIndex(indexBox.checked));
 // One open menu at a time; a tap elsewhere closes it.
 document.addEventListener("click", (ev) => {
   for (const d of document.querySelectorAll(".tool-menu[open]")) {

@@ -127,6 +127,46 @@ function flower(n) {
   return text(30, 38, 32, color, FLOWERS[n]) + text(50, 70, 13, GREEN, String(n <= 4 ? n : n - 4));
 }
 
+// The small corner index, for players who do not read the characters: the number, the
+// wind's letter, a letter for each dragon and flower.
+const INDEX_HONOURS = ["", "E", "S", "W", "N", "Wh", "G", "R"];
+const INDEX_FLOWERS = ["", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8"];
+
+function cornerIndex(code) {
+  const n = Number(code[0]);
+  const suit = code[1];
+  const label = suit === "z" ? INDEX_HONOURS[n] : suit === "f" ? INDEX_FLOWERS[n] : String(n);
+  return `<text class="tile-index" x="3" y="3" font-size="13" font-family="sans-serif"`
+    + ` font-weight="700" fill="${INK}" stroke="#fbf7ec" stroke-width="3" paint-order="stroke"`
+    + ` text-anchor="start" dominant-baseline="hanging">${label}</text>`;
+}
+
+const INDEX_KEY = "mh-tile-index";
+
+/** Whether faces show their corner index: the reader's choice, else on for English pages. */
+export function tileIndexOn() {
+  try {
+    const kept = localStorage.getItem(INDEX_KEY);
+    if (kept !== null) return kept === "1";
+  } catch {
+    // private mode: the page's language decides
+  }
+  return !(document.documentElement.lang || "").toLowerCase().startsWith("zh");
+}
+
+/** Show or hide every face's corner index, and keep the choice in this browser. */
+export function setTileIndex(on, keep = true) {
+  document.documentElement.classList.toggle("tile-index-on", on);
+  if (!keep) return;
+  try {
+    localStorage.setItem(INDEX_KEY, on ? "1" : "0");
+  } catch {
+    // private mode: for this page only
+  }
+}
+
+setTileIndex(tileIndexOn(), false);
+
 const cache = new Map();
 
 export function faceSvg(code) {
@@ -139,7 +179,8 @@ export function faceSvg(code) {
   else if (suit === "s") art = bamboo(n);
   else if (suit === "z") art = honour(n);
   else if (suit === "f") art = flower(n);
-  const svg = `<svg viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">${art}</svg>`;
+  const svg = `<svg viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">${art}`
+    + `${cornerIndex(code)}</svg>`;
   cache.set(code, svg);
   return svg;
 }
@@ -152,6 +193,22 @@ export function tileLabel(code) {
   if (suit === "z") return HONOURS[n];
   if (suit === "f") return FLOWERS[n];
   return `${NUMERALS[n]}${SUIT_NAMES[suit] || ""}`;
+}
+
+const EN_SUITS = { m: "Characters", p: "Dots", s: "Bamboo" };
+const EN_HONOURS = ["", "East wind", "South wind", "West wind", "North wind", "White dragon",
+  "Green dragon", "Red dragon"];
+const EN_FLOWERS = ["", "Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo flower",
+  "Chrysanthemum"];
+
+/** A tile in words in ``lang``: 五筒 in Chinese, "5 Dots" / "Red dragon" in English. */
+export function tileNameIn(lang, code) {
+  if (lang === "zh-hans") return tileLabel(code);
+  const n = Number(code[0]);
+  const suit = code[1];
+  if (suit === "z") return EN_HONOURS[n];
+  if (suit === "f") return EN_FLOWERS[n];
+  return `${n} ${EN_SUITS[suit]}`;
 }
 
 // How a tile is named to the reader (tooltips, screen readers): Chinese unless a page says.

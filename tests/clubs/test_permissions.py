@@ -274,3 +274,25 @@ def test_table_socket(role, world, people):
             assert await refused(comm) == SOCKET[role]
 
     async_to_sync(run)()
+
+
+@pytest.mark.parametrize(("role", "status"), [("owner", 200), ("manager", 403), ("member", 403)])
+def test_only_the_owner_chooses_what_the_club_board_counts(client_for, people, club, role, status):
+    from clubs.models import AuditEntry, Club
+
+    r = client_for(people[role]).post(
+        f"/api/clubs/{club.pk}/board/", {"counts_unrated": True}, format="json"
+    )
+
+    assert r.status_code == status
+    counted = Club.objects.get(pk=club.pk).board_counts_unrated
+    assert counted is (status == 200)
+    assert AuditEntry.objects.filter(action="board_changed").exists() is (status == 200)
+
+
+def test_a_bad_board_choice_is_refused(client_for, people, club):
+    r = client_for(people["owner"]).post(
+        f"/api/clubs/{club.pk}/board/", {"counts_unrated": "maybe"}, format="json"
+    )
+
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"

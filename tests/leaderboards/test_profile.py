@@ -19,11 +19,11 @@ def test_profile_shows_ratings_and_recent_hands(english, players, make_hand):
 
     change = lin.rating_changes.get()
     assert 'id="rating-sichuan"' in content
-    assert f"{display_rating(Rating.objects.get(user=lin).ordinal)}?" in content
+    assert f"{display_rating(Rating.objects.get(user=lin).mu)}?" in content
     assert "Recent hands" in content
     assert f"Room {change.hand.room_id}, hand 1" in content
     assert "+6" in content
-    assert f"+{display_change(change.ordinal_before, change.ordinal_after)}<" in content
+    assert f"+{display_change(change.mu_before, change.mu_after)}<" in content
 
 
 def test_profile_without_hands_says_so(english, player):

@@ -1,8 +1,19 @@
 """The pure calculator: no database."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from leaderboards.rating import default_skill, ordinal, ranks_from_scores, rate
+from leaderboards.rating import (
+    PROVISIONAL_SIGMA,
+    counts_publicly,
+    default_skill,
+    display_rating,
+    is_provisional,
+    ordinal,
+    ranks_from_scores,
+    rate,
+)
 
 
 @pytest.mark.parametrize(
@@ -74,3 +85,56 @@ def test_players_keep_their_order_and_count():
 def test_rate_rejects_mismatched_or_lonely_input(players, scores):
     with pytest.raises(ValueError):
         rate(players, scores)
+
+
+skills = st.tuples(
+    st.floats(min_value=5.0, max_value=45.0), st.floats(min_value=0.5, max_value=25.0 / 3)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    players=st.lists(skills, min_size=2, max_size=4),
+    scores=st.lists(st.sampled_from([-16, -8, -2, -1, 0, 1, 2, 6, 24]), min_size=4, max_size=4),
+)
+def test_last_never_rises_and_first_alone_never_falls(players, scores):
+    scores = scores[: len(players)]
+    after = rate(players, scores)
+
+    low, high = min(scores), max(scores)
+    for (mu0, _), (mu1, _), score in zip(players, after, scores, strict=True):
+        if low != high and score == low:
+            assert display_rating(mu1) <= display_rating(mu0)
+            assert mu1 <= mu0
+        if low != high and score == high and scores.count(high) == 1:
+            assert mu1 >= mu0
+
+
+def test_tied_for_last_beside_weaker_players_does_not_rise():
+    """The model alone would lift the strong player tied for last (seen: +0.24 mu)."""
+    players = [(12.9, 7.5), (12.4, 6.0), (30.9, 7.8), (39.0, 5.1)]
+
+    after = rate(players, [2, 2, 6, 2])
+
+    assert after[0][0] <= players[0][0] and after[1][0] <= players[1][0]
+    assert after[2][0] > players[2][0]
+
+
+def test_the_shown_rating_is_the_skill_estimate_not_the_conservative_one():
+    """A newcomer who loses a hand sees their rating fall, though the model is surer of them
+    afterwards (the conservative mu - 3 sigma would rise)."""
+    new = default_skill()
+
+    (lost_mu, lost_sigma), *_ = rate([new] * 4, [-1, 3, 0, -2])  # third, a loss of 1
+
+    assert ordinal(lost_mu, lost_sigma) > ordinal(*new)  # what the old board showed
+    assert display_rating(lost_mu) < display_rating(new[0]) == 1000
+    assert is_provisional(lost_sigma) and not is_provisional(PROVISIONAL_SIGMA - 0.1)
+
+
+@pytest.mark.parametrize(
+    ("hands", "bots", "rated"),
+    [(8, False, True), (16, False, True), (7, False, False), (8, True, False), (1, True, False)],
+)
+def test_only_full_matches_of_people_count_publicly(hands, bots, rated):
+    assert counts_publicly(hands, bots) is rated

@@ -13,35 +13,37 @@ def set_rating(user, mu, sigma, hands, wins=0, variant="sichuan"):
     )
 
 
-def test_leaderboard_orders_by_ordinal_then_hands(players):
-    lin, mei, east, west = players
-    set_rating(lin, mu=30.0, sigma=5.0, hands=10, wins=4)  # ordinal 15
-    set_rating(mei, mu=27.0, sigma=3.0, hands=5)  # ordinal 18
-    set_rating(east, mu=24.0, sigma=3.0, hands=40, wins=10)  # ordinal 15, more hands
-    set_rating(west, mu=40.0, sigma=1.0, hands=3, variant="ningbo")
+def test_leaderboard_orders_by_skill_with_provisional_players_after(players, bot):
+    lin, mei, tao, yun = players
+    set_rating(lin, mu=30.0, sigma=5.0, hands=30, wins=12)
+    set_rating(mei, mu=27.0, sigma=3.0, hands=50)
+    set_rating(tao, mu=40.0, sigma=7.0, hands=4)  # the best estimate, but still uncertain
+    set_rating(yun, mu=27.0, sigma=3.0, hands=80)  # as mei's, more hands
+    set_rating(bot, mu=50.0, sigma=1.0, hands=90)
+    set_rating(lin, mu=40.0, sigma=1.0, hands=3, variant="ningbo")
 
     rows = leaderboard("sichuan")
 
-    # Bots are rated but never listed: the bot with ordinal 15 and more hands is left out.
-    assert [r.user_id for r in rows] == [mei.pk, lin.pk]
-    assert [r.rank for r in rows] == [1, 2]
-    assert rows[0].rating == 18.0
-    assert (rows[0].display_rating, rows[0].provisional) == (1000 + 40 * 18, True)
-    assert (rows[1].name, rows[1].is_bot, rows[1].win_percent) == ("lin", False, 40.0)
-    assert [r.user_id for r in leaderboard("sichuan", limit=1)] == [mei.pk]
-    assert leaderboard("ningbo") == []  # only a bot played it
+    assert [r.user_id for r in rows] == [lin.pk, yun.pk, mei.pk, tao.pk]  # no bots
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+    assert rows[0].rating == 30.0
+    assert (rows[0].display_rating, rows[0].provisional) == (1000 + 40 * 5, False)
+    assert (rows[3].display_rating, rows[3].provisional) == (1000 + 40 * 15, True)
+    assert (rows[0].name, rows[0].is_bot, rows[0].win_percent) == ("lin", False, 40.0)
+    assert [r.user_id for r in leaderboard("sichuan", limit=1)] == [lin.pk]
+    assert [r.user_id for r in leaderboard("ningbo")] == [lin.pk]
     assert leaderboard("hangzhou") == []
 
 
-def test_a_rating_stops_being_provisional_after_twenty_hands(players):
+def test_a_rating_is_provisional_while_its_uncertainty_is_high(players):
     lin, mei, *_ = players
-    set_rating(lin, mu=25.0, sigma=2.0, hands=19)
-    set_rating(mei, mu=25.0, sigma=2.0, hands=20)
+    set_rating(lin, mu=25.0, sigma=6.6, hands=19)
+    set_rating(mei, mu=25.0, sigma=6.4, hands=19)
 
     rows = {r.user_id: r for r in leaderboard("sichuan")}
 
     assert rows[lin.pk].provisional and not rows[mei.pk].provisional
-    assert rows[lin.pk].display_rating == rows[mei.pk].display_rating == 1000 + 40 * 19
+    assert rows[lin.pk].display_rating == rows[mei.pk].display_rating == 1000
 
 
 def test_leaderboard_shows_display_names(players):
@@ -63,7 +65,7 @@ def test_player_ratings_and_recent_hands(players, make_hand):
     recent = recent_rating_changes(lin)
 
     assert (mine.variant, mine.hands, mine.wins, mine.win_rate) == ("sichuan", 2, 1, 0.5)
-    assert mine.rating == round(Rating.objects.get(user=lin).ordinal, 2)
+    assert mine.rating == round(Rating.objects.get(user=lin).mu, 2)
     assert [r.hand_number for r in recent] == [2, 1]  # newest first
     assert [r.score_delta for r in recent] == [-3, 6]
     assert recent[0].room_id == second.room_id

@@ -3,7 +3,7 @@ import pytest
 from games.models import Hand
 from leaderboards import services
 from leaderboards.models import Rating, RatingChange
-from leaderboards.rating import default_skill, ordinal, rate
+from leaderboards.rating import default_skill, display_rating, ordinal, rate
 from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db
@@ -121,3 +121,74 @@ def test_ratings_are_kept_per_variant(players, make_hand):
     sichuan, guangzhou = rating_of(players[0]), rating_of(players[0], "guangzhou")
     assert (sichuan.hands, guangzhou.hands) == (1, 1)
     assert sichuan.ordinal > 0 > guangzhou.ordinal
+
+
+def test_the_score_is_the_settlements_total_for_the_seat(players, make_hand, english):
+    """查大叫 is paid when the wall runs out, after the live payments: the score a
+    hand leaves on the profile is the settlement's, not the live result's."""
+    hand = make_hand([-6, 6, 2, -2], live=[-2, 2, 2, -2], winners=[])
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert [c.score_delta for c in changes] == [-6, 6, 2, -2]
+    assert [c.rank for c in changes] == [4, 1, 2, 3]
+    lin = players[0]
+    lin.language = "en"
+    lin.save(update_fields=["language"])
+    english.force_login(lin)
+    page = english.get("/accounts/profile/").content.decode()
+    assert '<td class="num">-6</td>' in page
+
+
+def test_a_hand_without_its_settlement_is_not_rated_yet(make_hand):
+    hand = make_hand([6, -6, 0, 0])
+    hand.settlement.delete()
+
+    assert ratings_update_for_hand(hand.pk) == []
+    assert not RatingChange.objects.exists()
+
+
+@pytest.mark.parametrize("hands_total", [1, 4, 7])
+def test_a_room_shorter_than_a_match_moves_no_public_rating(players, make_hand, hands_total):
+    hand = make_hand([6, -6, 0, 0], hands_total=hands_total)
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert [c.rated for c in changes] == [False] * 4
+    assert [c.score_delta for c in changes] == [6, -6, 0, 0]  # still on the profile
+    assert all(c.mu_after == c.mu_before for c in changes)
+    assert [rating_of(p).hands for p in players] == [0, 0, 0, 0]
+
+
+def test_a_hand_with_a_bot_moves_no_public_rating(players, make_hand, bot):
+    hand = make_hand([6, -6, 0, 0], seats=[players[0].pk, players[1].pk, players[2].pk, bot.pk])
+
+    changes = ratings_update_for_hand(hand.pk)
+
+    assert not any(c.rated for c in changes)
+    assert Rating.objects.filter(hands__gt=0).count() == 0
+
+
+def test_a_club_board_counts_unrated_hands_only_when_the_club_says_so(players, make_hand):
+    from clubs.models import Club
+    from leaderboards.models import ClubRating
+
+    club = Club.objects.create(name="Tea", created_by=players[0])
+    ratings_update_for_hand(make_hand([6, -6, 0, 0], hands_total=4, club=club).pk)
+    assert not ClubRating.objects.filter(hands__gt=0).exists()
+
+    club.board_counts_unrated = True
+    club.save(update_fields=["board_counts_unrated"])
+    ratings_update_for_hand(make_hand([6, -6, 0, 0], hands_total=4, club=club).pk)
+
+    assert ClubRating.objects.get(club=club, user=players[0]).hands == 1
+    assert rating_of(players[0]).hands == 0  # the public board is left alone
+
+
+def test_the_loser_falls_and_the_winner_rises_on_the_shown_rating(players, make_hand):
+    """Third of four with a loss of 1: the shown number falls, though the model is surer."""
+    changes = ratings_update_for_hand(make_hand([-1, 3, 0, -2]).pk)
+
+    shown = {c.user_id: display_rating(c.mu_after) - display_rating(c.mu_before) for c in changes}
+    assert shown[players[0].pk] < 0 < shown[players[1].pk]
+    assert shown[players[3].pk] < 0

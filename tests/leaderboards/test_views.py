@@ -34,13 +34,14 @@ def test_board_lists_players_best_first(english, rated):
 
     assert response.status_code == 200
     content = response.content.decode()
-    lin, mei, east, _ = rated
+    lin, mei, tao, _ = rated
     assert 'class="rating-table"' in content
-    assert content.index(f'id="player-{lin.pk}"') < content.index(f'id="player-{mei.pk}"')
-    assert f'id="player-{east.pk}"' not in content  # bots are not listed
-    shown = display_rating(Rating.objects.get(user=lin).ordinal)
+    assert content.index(f'id="player-{lin.pk}"') < content.index(f'id="player-{tao.pk}"')
+    assert content.index(f'id="player-{tao.pk}"') < content.index(f'id="player-{mei.pk}"')
+    shown = display_rating(Rating.objects.get(user=lin).mu)
+    assert shown > 1000
     assert f"{shown}?" in content  # a whole number, provisional after one hand
-    assert "Ratings start at 1000" in content
+    assert "Your estimated skill: 1000 for a newcomer" in content
     assert "100.0%" in content  # lin won the one hand played
 
 
@@ -67,7 +68,7 @@ def test_api_board_shape(client, rated):
     assert response.status_code == 200
     body = response.json()
     assert body["variant"] == "sichuan"
-    assert len(body["players"]) == 2  # the two bots are left out
+    assert len(body["players"]) == 4
     top = body["players"][0]
     lin = rated[0]
     stored = Rating.objects.get(user=lin)
@@ -76,16 +77,16 @@ def test_api_board_shape(client, rated):
         "user_id": lin.pk,
         "name": "lin",
         "is_bot": False,
-        "rating": round(stored.ordinal, 2),
+        "rating": round(stored.mu, 2),
         "mu": pytest.approx(stored.mu, abs=1e-4),
         "sigma": pytest.approx(stored.sigma, abs=1e-4),
         "hands": 1,
         "wins": 1,
         "win_rate": 1.0,
-        "display_rating": display_rating(stored.ordinal),
+        "display_rating": display_rating(stored.mu),
         "provisional": True,
     }
-    assert [p["rank"] for p in body["players"]] == [1, 2]
+    assert [p["rank"] for p in body["players"]] == [1, 2, 3, 4]
     assert not any(p["is_bot"] for p in body["players"])
 
 
@@ -109,3 +110,23 @@ def test_api_is_in_the_schema(client):
 
     assert "/api/leaderboards/{variant}/" in content
     assert "leaderboard_retrieve" in content
+
+
+@pytest.mark.parametrize(
+    ("hands", "bots", "rated"), [(8, 0, True), (16, 0, True), (4, 0, False), (8, 1, False)]
+)
+def test_a_room_says_whether_it_is_rated_before_anyone_joins(
+    client, players, hands, bots, rated
+):
+    client.force_login(players[0])
+
+    made = client.post(
+        "/api/rooms/",
+        {"variant": "sichuan", "hands": hands, "bots": bots},
+        content_type="application/json",
+    )
+
+    assert made.status_code == 201, made.content
+    client.force_login(players[1])  # someone not seated reads the lobby
+    listed = {r["id"]: r for r in client.get("/api/rooms/").json()}
+    assert listed[made.json()["id"]]["rated"] is rated
