@@ -1,4 +1,6 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.core.ratelimit import respond_429
 from django import forms
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -21,6 +23,21 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("Names starting with “bot-” are kept for the table bots; choose another.")
             )
         return super().clean_username(username, shallow=shallow)
+
+    def _get_login_attempts_cache_key(self, request, **credentials):
+        # allauth counts failed logins per account ("key") and per address; qualified by
+        # the address, the account's count is that address's alone, so nobody can lock an
+        # account for its owner by failing to log in to it from elsewhere.
+        account = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{self.get_client_ip(request)}|{account}"
+
+    def pre_authenticate(self, request, **credentials):
+        # Over the limit is a 429, as allauth's other limits answer, not a form error a
+        # script reads as one more wrong password.
+        try:
+            super().pre_authenticate(request, **credentials)
+        except forms.ValidationError:
+            raise ImmediateHttpResponse(respond_429(request)) from None
 
     def save_user(self, request, user, form, commit=True):
         # A visitor who switched language before signing up keeps it: the new account
