@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
 from accounts.views import set_language
+from config import converters  # noqa: F401  (registers <id:…> before the apps' URLconfs load)
 from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 
 urlpatterns = [
