@@ -367,10 +367,13 @@ def room_rules(*, preset_id, user, overrides=None) -> ClubRoomRules:
         if isinstance(preset_id, int) and not isinstance(preset_id, bool)
         else None
     )
-    if preset is None:
+    # Another club's preset is answered as a missing one: its existence is not revealed.
+    if (
+        preset is None
+        or user is None
+        or not Membership.objects.filter(club_id=preset.club_id, user=user).exists()
+    ):
         raise ClubError("no_preset", "no such preset", 404)
-    if user is None or not Membership.objects.filter(club_id=preset.club_id, user=user).exists():
-        raise ClubError("not_member", "only the club's members can open its rooms", 403)
     version = preset.versions.order_by("-number").first()
     v = _variant(preset.variant)
     overrides = overrides or {}
