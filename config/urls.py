@@ -25,3 +25,6 @@ urlpatterns = [
     # (The unhashed name: resolving the hashed one at import would need collectstatic first.)
     path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg")),
 ]
+
+# Under /api/ a URL that matches no route is answered in the API's JSON shape.
+handler404 = "config.api.page_not_found"

@@ -1,5 +1,6 @@
 """Input at the edges: ids past what a key can hold, oversized bodies, invisible names."""
 
+import json
 import re
 
 import pytest
@@ -7,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
 
 from config.converters import MAX_ID, IdConverter
+from games.models import Room
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +68,61 @@ def test_the_converter_round_trips_the_largest_key():
     assert converter.to_python(converter.to_url(MAX_ID)) == MAX_ID
     with pytest.raises(ValueError):
         converter.to_python(str(MAX_ID + 1))
+
+
+def test_an_unmatched_api_url_gets_the_api_error_shape(client):
+    response = client.get(f"/api/rooms/{MAX_ID + 1}/")
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "detail": "未找到。"}
+    # Pages keep Django's page.
+    page = client.get(f"/rooms/{MAX_ID + 1}/")
+    assert page.status_code == 404 and page["Content-Type"].startswith("text/html")
+
+
+OVER_LIMIT = "x" * (2_621_440 + 1)
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (json.dumps({"variant": "sichuan", "pad": OVER_LIMIT}), "application/json"),
+        (f"variant=sichuan&pad={OVER_LIMIT}", "application/x-www-form-urlencoded"),
+        (None, "multipart"),
+    ],
+)
+def test_a_body_over_the_upload_limit_gets_the_api_error_shape(client, player, body, content_type):
+    player.language = "en"  # the account's language is the one answered in
+    player.save(update_fields=["language"])
+    client.force_login(player)
+    if body is None:
+        response = client.post("/api/rooms/", {"variant": "sichuan", "pad": OVER_LIMIT})
+    else:
+        response = client.post("/api/rooms/", body, content_type=content_type)
+
+    assert response.status_code == 413
+    assert response.json() == {"code": "too_large", "detail": "The request body is over 2.5 MB."}
+    assert not Room.objects.exists()
+
+
+def test_the_size_refusal_is_translated(client, player):
+    client.force_login(player)
+    body = json.dumps({"pad": OVER_LIMIT})
+    response = client.post("/api/rooms/", body, content_type="application/json")
+    assert response.json()["detail"] == "请求内容超过 2.5 MB。"
+
+
+def test_a_body_under_the_limit_is_read(client, player):
+    client.force_login(player)
+    body = json.dumps({"variant": "sichuan", "pad": "x" * 2_000_000})
+    response = client.post("/api/rooms/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_request"
+    assert "pad" in response.json()["detail"]
+
+
+def test_too_many_form_fields_get_the_api_error_shape(client, player):
+    client.force_login(player)
+    body = "&".join(f"f{n}=1" for n in range(1001))
+    response = client.post("/api/rooms/", body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error"
