@@ -5,7 +5,8 @@ from django import forms
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.models import Language
+from accounts.models import Language, User
+from accounts.names import clean_name
 
 #: Username prefixes the platform keeps for its own accounts (the table bots): a person
 #: holding one would pass for a bot, and would block the bot that needs the name.
@@ -18,6 +19,7 @@ def is_reserved_username(username: str) -> bool:
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
+        username = clean_name(username, max_length=User._meta.get_field("username").max_length)
         if is_reserved_username(username):
             raise forms.ValidationError(
                 _("Names starting with “bot-” are kept for the table bots; choose another.")

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from accounts.names import clean_name
 from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion, new_invite_code
 from config.api import clip
 from games.rules import OptionsError, UnknownVariant, get_variant
@@ -100,12 +102,10 @@ def owner_of(club_id, user) -> Membership:
 
 
 def _clean_name(name, *, code: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ClubError(code, "a name is required")
-    name = name.strip()
-    if len(name) > NAME_MAX:
-        raise ClubError(code, f"a name is at most {NAME_MAX} characters")
-    return name
+    try:
+        return clean_name(name if isinstance(name, str) else "", max_length=NAME_MAX)
+    except ValidationError as e:
+        raise ClubError(code, e.messages[0]) from None
 
 
 def _audit(club_id, actor, action, *, target=None, version=None, **data) -> AuditEntry:
