@@ -1,4 +1,4 @@
-"""Input at the edges: ids past what a key can hold, oversized bodies, invisible names."""
+"""Input at the edges: ids past what a key can hold, oversized bodies, refused presets."""
 
 import json
 import re
@@ -6,9 +6,11 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.converters import IntConverter
+from django.utils import translation
 
 from config.converters import MAX_ID, IdConverter
 from games.models import Room
+from games.views import error_messages
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +128,12 @@ def test_too_many_form_fields_get_the_api_error_shape(client, player):
     response = client.post("/api/rooms/", body, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400
     assert response.json()["code"] == "parse_error"
+
+
+def test_the_lobby_reads_a_missing_preset_in_both_languages():
+    with translation.override("en"):
+        en = error_messages()["no_preset"]
+    with translation.override("zh-hans"):
+        zh = error_messages()["no_preset"]
+    assert en == "There is no such rule preset in your clubs."
+    assert zh == "你的亲友圈里没有这个规则预设。"
