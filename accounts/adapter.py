@@ -1,9 +1,12 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.core.ratelimit import respond_429
 from django import forms
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.models import Language
+from accounts.models import Language, User
+from accounts.names import clean_name
 
 #: Username prefixes the platform keeps for its own accounts (the table bots): a person
 #: holding one would pass for a bot, and would block the bot that needs the name.
@@ -16,11 +19,27 @@ def is_reserved_username(username: str) -> bool:
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
+        username = clean_name(username, max_length=User._meta.get_field("username").max_length)
         if is_reserved_username(username):
             raise forms.ValidationError(
                 _("Names starting with “bot-” are kept for the table bots; choose another.")
             )
         return super().clean_username(username, shallow=shallow)
+
+    def _get_login_attempts_cache_key(self, request, **credentials):
+        # allauth counts failed logins per account ("key") and per address; qualified by
+        # the address, the account's count is that address's alone, so nobody can lock an
+        # account for its owner by failing to log in to it from elsewhere.
+        account = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{self.get_client_ip(request)}|{account}"
+
+    def pre_authenticate(self, request, **credentials):
+        # Over the limit is a 429, as allauth's other limits answer, not a form error a
+        # script reads as one more wrong password.
+        try:
+            super().pre_authenticate(request, **credentials)
+        except forms.ValidationError:
+            raise ImmediateHttpResponse(respond_429(request)) from None
 
     def save_user(self, request, user, form, commit=True):
         # A visitor who switched language before signing up keeps it: the new account

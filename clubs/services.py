@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from accounts.names import clean_name
 from clubs.models import (
     DEFAULT_TIMERS,
     AuditEntry,
@@ -142,12 +144,10 @@ def owner_of(club_id, user) -> Membership:
 
 
 def _clean_name(name, *, code: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ClubError(code, "a name is required")
-    name = name.strip()
-    if len(name) > NAME_MAX:
-        raise ClubError(code, f"a name is at most {NAME_MAX} characters")
-    return name
+    try:
+        return clean_name(name if isinstance(name, str) else "", max_length=NAME_MAX)
+    except ValidationError as e:
+        raise ClubError(code, e.messages[0]) from None
 
 
 def _audit(club_id, actor, action, *, target=None, version=None, **data) -> AuditEntry:
@@ -441,10 +441,13 @@ def room_rules(*, preset_id, user, overrides=None, timers=None) -> ClubRoomRules
         if isinstance(preset_id, int) and not isinstance(preset_id, bool)
         else None
     )
-    if preset is None:
+    # Another club's preset is answered as a missing one: its existence is not revealed.
+    if (
+        preset is None
+        or user is None
+        or not Membership.objects.filter(club_id=preset.club_id, user=user).exists()
+    ):
         raise ClubError("no_preset", "no such preset", 404)
-    if user is None or not Membership.objects.filter(club_id=preset.club_id, user=user).exists():
-        raise ClubError("not_member", "only the club's members can open its rooms", 403)
     version = preset.versions.order_by("-number").first()
     v = _variant(preset.variant)
     overrides = overrides or {}

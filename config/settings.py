@@ -202,9 +202,17 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
-# Failed logins are limited per client address and per account; allauth counts them in the
-# cache, which is Redis (shared by every process) in the services profile.
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/ip,5/5m/key"}
+# Failed logins are limited per client address and per (address, account): allauth's "key"
+# is the account qualified by the address (accounts.adapter), so guesses from one address
+# never lock the owner out from another. Each tier is a longer wait once its count is
+# reached (the delay grows). allauth counts them in the cache, which is Redis (shared by
+# every process) in the services profile; refusals answer 429.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,30/h/ip,100/d/ip,5/m/key,10/15m/key,20/d/key"}
+# The client's address is REMOTE_ADDR unless this many proxies of ours (nginx: 1, see
+# deploy/nginx.conf) stand in front; then it is the address the outermost of them saw, the
+# X-Forwarded-For entries a client wrote itself being ignored. DRF's throttles read the same.
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 
 # --- E-mail ------------------------------------------------------------------------------------
@@ -257,6 +265,10 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.api.api_exception_handler",
+    # The browser's session only: HTTP Basic would take a password guess per request with
+    # no login limit (allauth's limits guard the login form).
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     # Throttles count in the cache (Redis with the services profile, so every process
     # shares the counts). Views opt in with ``throttle_scope``.
     "DEFAULT_THROTTLE_RATES": {

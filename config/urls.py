@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import set_language
+from config import converters  # noqa: F401  (registers <id:…> before the apps' URLconfs load)
 from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 
 urlpatterns = [
@@ -25,3 +26,6 @@ urlpatterns = [
     # (The unhashed name: resolving the hashed one at import would need collectstatic first.)
     path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}favicon.svg")),
 ]
+
+# Under /api/ a URL that matches no route is answered in the API's JSON shape.
+handler404 = "config.api.page_not_found"

@@ -6,6 +6,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
     path("rooms/join/", views.join_by_code, name="room-join-code"),
-    path("rooms/<int:pk>/", views.room, name="room"),
-    path("hands/<int:pk>/", views.hand, name="hand"),
+    path("rooms/<id:pk>/", views.room, name="room"),
+    path("hands/<id:pk>/", views.hand, name="hand"),
 ]

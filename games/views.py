@@ -224,6 +224,7 @@ def error_messages() -> dict[str, str]:
         "bad_request": _("The form was not filled in correctly."),
         "unknown_variant": _("That rule set is not available yet."),
         "bad_variant": _("This club's rule preset is for another rule set."),
+        "no_preset": _("There is no such rule preset in your clubs."),
         "busy": _("The server is busy; try again in a moment."),
         "no_room": _("There is no such table."),
         "wrong_code": _("That join code is not right."),

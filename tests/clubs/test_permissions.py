@@ -159,7 +159,7 @@ API = {
             "owner": CREATED,
             "manager": CREATED,
             "member": CREATED,
-            "outsider": (403, "not_member"),
+            "outsider": (404, "no_preset"),
             "anonymous": 403,
         },
     ),

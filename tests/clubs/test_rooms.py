@@ -57,8 +57,13 @@ def test_a_preset_for_another_variant_is_refused(client_for, people, preset):
 
 def test_a_non_member_cannot_open_a_room_from_a_preset(client_for, people, preset):
     r = open_room(client_for(people["outsider"]), preset)
+    missing = client_for(people["outsider"]).post(
+        "/api/rooms/", {"preset": preset.pk + 1000}, format="json"
+    )
 
-    assert r.status_code == 403 and r.json()["code"] == "not_member"
+    # Told exactly what a missing preset gets: another club's presets are not revealed.
+    assert (r.status_code, r.json()) == (missing.status_code, missing.json())
+    assert r.status_code == 404 and r.json()["code"] == "no_preset"
 
 
 def test_an_unknown_preset_is_404(client_for, people):

@@ -98,12 +98,15 @@ class Browserless:
     """Plain HTTP through nginx with a cookie jar kept by hand (the production cookies
     are Secure; this test's nginx speaks plain HTTP, as behind a TLS terminator)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, source: str = "127.0.0.1"):
         self.port = port
+        self.source = source  # the client's address: any 127.x address reaches loopback
         self.cookies: dict[str, str] = {}
 
     def request(self, method, path, body=None, headers=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
+        )
         h = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
         if self.cookies:
             h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -136,6 +139,7 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DB_CONN_MAX_AGE="0",  # pytest drops the test database at the end
         GAME_SWEEP_INTERVAL="0.1",
+        DJANGO_TRUSTED_PROXY_COUNT="1",  # nginx, as deploy/Procfile says
     )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
@@ -204,6 +208,31 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
         spawn("nginx", [NGINX, "-c", str(conf), "-p", str(tmp_path / "nginx"), "-e", "stderr"])
         wait_port(http_port, procs["gunicorn"], "gunicorn")
         wait_port(listen, procs["nginx"], "nginx")
+
+        # A password guesser at another address is stopped by its own address's count,
+        # whatever X-Forwarded-For it writes; the owner's login below is not held up.
+        guesser = Browserless(listen, source="127.0.0.2")
+        guesser.request("GET", "/accounts/login/")
+        statuses = [
+            guesser.request(
+                "POST",
+                "/accounts/login/",
+                urlencode(
+                    {
+                        "login": "mei",
+                        "password": f"guess-{n}",
+                        "csrfmiddlewaretoken": guesser.cookies["csrftoken"],
+                    }
+                ),
+                {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Origin": guesser.origin,
+                    "X-Forwarded-For": f"10.9.8.{n}",
+                },
+            )[0].status
+            for n in range(7)
+        ]
+        assert statuses == [200] * 5 + [429] * 2, statuses
 
         web = Browserless(listen)
         # A page and a static file, through nginx to gunicorn.
