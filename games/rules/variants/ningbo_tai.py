@@ -17,7 +17,8 @@ per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
 * **The hand's only wait** (边, 夹, 单吊 with ``single_wait_only``) is the shape
   waits of the hand before the winning tile (``analysis.waits``, seven pairs
   included when allowed), kinds whose four copies are all in sight included.
-* **大吊** (one tile left in hand) always lists 单吊 too.  **对倒** is the
+* **大吊** (one tile left in hand: four melds laid down, concealed kongs
+  included) always lists 单吊 too.  **对倒** is the
   winning tile completing a pung of the reading.
 * **平胡** reads exposed chows too; with a seat or prevailing wind unknown
   (``evaluate`` without ``seat_wind``/``round_wind``) that wind is not a scoring
