@@ -80,9 +80,10 @@ def _playout(variant: str, rules: dict, seed: int, randomness: float, streak: in
         seat = awaited(state)[0]
         legal = legal_actions(state, seat)
         claim = state.claim
-        if claim is not None and variant != "sichuan" and {"type": "hu"} in legal:
-            # A barred kind is not even offered.
-            assert not _barred(variant, bars[seat], {"tile": T.to_str(claim["tile"])})
+        if claim is not None and {"type": "hu"} in legal:
+            # A barred win is not even offered.
+            offered = {"tile": T.to_str(claim["tile"]), "total": claim["scores"][str(seat)]}
+            assert not _barred(variant, bars[seat], offered)
         tempting = [
             {"type": "discard", "tile": kind}
             for k in range(4)
