@@ -17,7 +17,8 @@ VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 
 
 def deal(variant, hands, **kw):
-    """A rigged hand; the wild indicator (Hangzhou, Ningbo) is 9s, which no hand holds."""
+    """A rigged hand; the wild indicator (Hangzhou, Ningbo) is 9s unless given, so the
+    other 9s are wild (and in Hangzhou 白板 plays as a 9s)."""
     if variant == "sichuan":
         kw.setdefault("que", "ssss")
         rules = {"last_four_forced_win": False, **kw.pop("rules", {})}
