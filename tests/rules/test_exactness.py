@@ -17,7 +17,8 @@ VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 
 
 def deal(variant, hands, **kw):
-    """A rigged hand; the wild indicator (Hangzhou, Ningbo) is 9s, which no hand holds."""
+    """A rigged hand; the wild indicator (Hangzhou, Ningbo) is 9s unless given, so the
+    other 9s are wild (and in Hangzhou 白板 plays as a 9s)."""
     if variant == "sichuan":
         kw.setdefault("que", "ssss")
         rules = {"last_four_forced_win": False, **kw.pop("rules", {})}
@@ -162,17 +163,37 @@ def test_guangzhou_shi_er_zhang_a_concealed_kong_is_not_exposed(concealed, liabl
     assert liable is None or bao["rule"] == "shi_er_zhang"
 
 
-def test_guangzhou_bao_xian_bu_bao_hou_the_discarder_is_liable_for_the_first_only():
-    # The dealer's 9s gives seat 1 its fourth meld, later its 9p gives seat 2 theirs:
-    # the dealer is liable for seat 1 alone, and seat 2's self-draw is paid by all.
-    melds = {
-        1: [("chi", "123p", 0), ("peng", "444s", 3), ("chi", "567p", 0)],
-        2: [("peng", "111z", 3), ("peng", "222z", 0), ("chi", "789m", 1)],
-    }
-    hands = ["9s9p15m368s4p8p34567z", "99s23m", "99p17s", "246m258s369p1467z"]
-    s = deal("guangzhou", hands, melds=melds, wall_size=60, front="8p5z2s5s6m1p7s")
+# Seat 1 shows three sets (plain, or three dragon pungs, the last fed by seat 3, which is
+# liable for its 大三元); seat 2 shows three sets.
+BAO_XIAN = {
+    "plain": (
+        [("chi", "123p", 0), ("peng", "444s", 3), ("chi", "567p", 0)],
+        "246m258s369p1467z",
+        "8p5z2s5s6m1p7s",
+        {"seat": 0, "rule": "shi_er_zhang"},
+    ),
+    "dragons": (
+        [("peng", "555z", 3), ("peng", "666z", 3), ("peng", "777z", 3)],
+        "2467m1258s369p14z",
+        "8p3s2s5s6m1p7s",
+        {"seat": 3, "rule": "da_san_yuan"},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAO_XIAN))
+def test_guangzhou_bao_xian_bu_bao_hou_the_discarder_is_liable_for_the_first_only(case):
+    # The dealer's 9s brings seat 1 to 十二张落地, later its 9p brings seat 2 there: the
+    # dealer is liable for seat 1 at most (not when seat 1's first liability is 大三元),
+    # never for seat 2, whose self-draw is paid by all three.
+    first, seat3, front, bao = BAO_XIAN[case]
+    melds = {1: first, 2: [("peng", "111z", 3), ("peng", "222z", 0), ("chi", "789m", 1)]}
+    hands = ["9s9p15m368s4p8p34567z", "99s23m", "99p17s", seat3]
+    s = deal("guangzhou", hands, melds=melds, wall_size=60, front=front)
+    if case == "dragons":  # recorded when seat 1 punged seat 3's 7z
+        s.vs["bao"][1] = bao
     s = act(act(s, 0, "discard", tile="9s"), 1, "peng")
-    assert s.vs["bao"][1] == {"seat": 0, "rule": "shi_er_zhang"}
+    assert s.vs["bao"][1] == bao
     s = pass_all(act(s, 1, "discard", tile="2m"))
     for seat in (2, 3):
         s = pass_all(act(s, seat, "discard", tile=T.to_str(s.drawn)))

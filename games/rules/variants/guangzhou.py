@@ -11,7 +11,8 @@ Its part of the hand state (``state.vs``):
   robbed kongs until its next draw, chow, pung or kong);
 * ``bao``: per seat, the first liability for its self-draw, ``{"seat", "rule"}``
   (十二张落地 ``shi_er_zhang``, ``da_si_xi``, ``da_san_yuan``) or None; 包先不包后: a
-  discarder is liable for 十二张落地 of the first player it brings there only;
+  discarder is liable for 十二张落地 of the first player it brings there only (read off
+  the melds: whether it already gave another player a fourth exposed meld);
 * ``pao``: while one discard's wins are scored, how many win on it (一炮三响).
 
 Readings of points the spec leaves open are in ``games/rules/README.md``.
@@ -123,7 +124,7 @@ class Guangzhou(Variant):
             return  # the first liability for this seat stands
         rule = liability_rule(state.melds[seat], meld, state.rules.bao_zi_mo)
         if rule == "shi_er_zhang" and any(
-            b is not None and b["seat"] == meld.from_seat and b["rule"] == rule for b in vs["bao"]
+            _twelve_given_by(state.melds[k]) == meld.from_seat for k in range(4) if k != seat
         ):
             return  # 包先不包后: liable only for the first player it brought to 十二张落地
         if rule is not None:
@@ -285,6 +286,13 @@ def liability_rule(melds, meld, bao_zi_mo: bool) -> str | None:
     if bao_zi_mo and sum(not m.concealed for m in melds) == 4:
         return "shi_er_zhang"
     return None
+
+
+def _twelve_given_by(melds) -> int | None:
+    """Whose discard brought these melds to 十二张落地 (four exposed), if any.  Melds keep
+    the order they were made in (a 补杠 stays where its pung was)."""
+    exposed = [m for m in melds if not m.concealed]
+    return exposed[3].from_seat if len(exposed) == 4 else None
 
 
 def flush_plan(rest, melds) -> int | None:

@@ -17,7 +17,8 @@ per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
 * **The hand's only wait** (边, 夹, 单吊 with ``single_wait_only``) is the shape
   waits of the hand before the winning tile (``analysis.waits``, seven pairs
   included when allowed), kinds whose four copies are all in sight included.
-* **大吊** (one tile left in hand) always lists 单吊 too.  **对倒** is the
+* **大吊** (one tile left in hand: four melds laid down, concealed kongs
+  included) always lists 单吊 too.  **对倒** is the
   winning tile completing a pung of the reading.
 * **平胡** reads exposed chows too; with a seat or prevailing wind unknown
   (``evaluate`` without ``seat_wind``/``round_wind``) that wind is not a scoring
@@ -487,7 +488,11 @@ def score(ctx: WinContext, opts: Options) -> Score:
         if opts.qi_dui and not ctx.melds:
             shapes += ", or seven pairs"
         return Score(win=False, reason=f"not a winning hand: needs {shapes}")
-    allowed = _not_lone_wild(ctx, opts, readings)
+    lone = _lone_wild_discard(ctx, opts)
+    if lone == 1:
+        allowed = []  # 百搭单吊 with one wild: self-draw only
+    else:
+        allowed = [r for r in readings if not (lone and r.wild_pair)]
     best_items: list[ScoreItem] | None = None
     best = -1
     for reading in allowed or readings:
@@ -514,30 +519,21 @@ def reaches_min_tai(ctx: WinContext, opts: Options) -> bool:
     enough 台 (bots ask it often)."""
     if _legality(ctx, opts):
         return False
-    if _lone_wild_refused(ctx, opts):
+    lone = _lone_wild_discard(ctx, opts)
+    if lone == 1:
         return False
-    readings = _readings(ctx, opts)
-    if ctx.win_type != "self_draw" and is_lone_wild_ready(ctx.hand, ctx.wild, opts):
-        readings = (r for r in readings if not r.wild_pair)
+    readings = (r for r in _readings(ctx, opts) if not (lone and r.wild_pair))
     return any(_items(r)[1] >= opts.min_tai for r in readings)
 
 
-def _lone_wild_refused(ctx: WinContext, opts: Options) -> bool:
-    """百搭单吊 with a single wild: a discard (or robbed kong) is never won on."""
+def _lone_wild_discard(ctx: WinContext, opts: Options) -> int:
+    """百搭单吊 won on a discard (or robbed kong): the wilds the hand holds, or 0 when
+    the win is a self-draw or the hand is no lone-wild wait.  With one wild such a win
+    is refused; with more, only readings that do not pair a wild with the winning tile
+    count."""
     if ctx.win_type == "self_draw" or not is_lone_wild_ready(ctx.hand, ctx.wild, opts):
-        return False
-    return split_wilds(ctx.hand, ctx.wild, opts)[1] < 2
-
-
-def _not_lone_wild(ctx: WinContext, opts: Options, readings: list[Reading]) -> list[Reading]:
-    """The readings a win may be scored by under 百搭单吊: all of them on a self-draw or
-    when the hand is no lone-wild wait; on a discard, with two or more wilds, those that
-    do not pair a wild with the winning tile; with one wild, none."""
-    if ctx.win_type == "self_draw" or not is_lone_wild_ready(ctx.hand, ctx.wild, opts):
-        return readings
-    if _lone_wild_refused(ctx, opts):
-        return []
-    return [r for r in readings if not r.wild_pair]
+        return 0
+    return split_wilds(ctx.hand, ctx.wild, opts)[1]
 
 
 # --- money ------------------------------------------------------------------------
