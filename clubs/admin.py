@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion
+from clubs.models import AuditEntry, Club, JoinRequest, Membership, Preset, PresetVersion
 
 
 class MembershipInline(admin.TabularInline):
@@ -38,6 +38,17 @@ class PresetVersionAdmin(admin.ModelAdmin):
 class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ("club", "action", "actor", "target_user", "created_at")
     list_filter = ("action",)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(JoinRequest)
+class JoinRequestAdmin(admin.ModelAdmin):
+    """Decided in the club (audited there), not here."""
+
+    list_display = ("club", "user", "status", "created_at", "decided_by", "decided_at")
+    list_filter = ("status",)
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -19,7 +19,24 @@ from leaderboards.selectors import club_leaderboard
 from leaderboards.serializers import LeaderboardSerializer
 
 ERROR = OpenApiResponse(description='{"code": ..., "detail": ...}')
-CLUB = OpenApiResponse(description="a club: id, name, invite_code, role, members, presets")
+CLUB = OpenApiResponse(
+    description="a club: id, name, invite_code, role, announcement, join_needs_approval, "
+    "members, presets; to the owner and managers also pending_requests and each member's "
+    "matches, hands and total in the club's rooms"
+)
+JOINED = OpenApiResponse(description='{"club": id, "role": ...}: joined (201) or already in (200)')
+PENDING = OpenApiResponse(
+    description='{"status": "pending", "request": id}: the club vets who joins; '
+    "the request waits for its owner or a manager"
+)
+JOIN_REQUESTS = OpenApiResponse(
+    description="join requests, pending first: each id, user_id, name, status "
+    '("pending", "approved" or "denied"), created_at, decided_by, decided_at'
+)
+MY_REQUESTS = OpenApiResponse(
+    description="the caller's join requests, newest first: each id, club, club_name, "
+    "status, created_at, decided_at"
+)
 PRESET = OpenApiResponse(description="a preset version: id, variant, name, version, rules, locked")
 
 
@@ -83,6 +100,14 @@ class PresetUpdateSerializer(serializers.Serializer):
     timers = serializers.JSONField(required=False, default=None)
 
 
+class ClubUpdateSerializer(serializers.Serializer):
+    # Checked and cleaned by the service (``bad_announcement``).
+    announcement = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, max_length=2000
+    )
+    join_needs_approval = serializers.BooleanField(required=False)
+
+
 class ClubBoardSerializer(serializers.Serializer):
     counts_unrated = serializers.BooleanField()
 
@@ -111,17 +136,63 @@ class ClubJoinView(ClubAPIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "club_join"
 
-    @extend_schema(request=ClubJoinSerializer, responses={201: CLUB, 404: ERROR, 429: ERROR})
+    @extend_schema(
+        request=ClubJoinSerializer,
+        responses={200: JOINED, 201: JOINED, 202: PENDING, 404: ERROR, 409: ERROR, 429: ERROR},
+    )
     def post(self, request):
         d = self.body(ClubJoinSerializer)
-        m, created = services.club_join(user=request.user, invite_code=d["invite_code"])
-        return Response({"club": m.club_id, "role": m.role}, status=201 if created else 200)
+        out = services.club_join(user=request.user, invite_code=d["invite_code"])
+        if out.request is not None:
+            return Response({"status": "pending", "request": out.request.pk}, status=202)
+        m = out.membership
+        return Response({"club": m.club_id, "role": m.role}, status=201 if out.created else 200)
+
+
+class MyJoinRequestsView(ClubAPIView):
+    @extend_schema(operation_id="club_my_join_requests", responses={200: MY_REQUESTS})
+    def get(self, request):
+        return Response(selectors.my_join_requests(request.user))
 
 
 class ClubDetailView(ClubAPIView):
     @extend_schema(operation_id="club_retrieve", responses={200: CLUB, 404: ERROR})
     def get(self, request, pk):
         return Response(selectors.club_payload(services.member_of(pk, request.user)))
+
+    @extend_schema(
+        operation_id="club_partial_update",
+        request=ClubUpdateSerializer,
+        responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR},
+    )
+    def patch(self, request, pk):
+        services.manager_of(pk, request.user)  # who may, before what was sent is judged
+        d = self.body(ClubUpdateSerializer)
+        services.club_update(club_id=pk, actor=request.user, **d)
+        return Response(selectors.club_payload(services.member_of(pk, request.user)))
+
+
+class JoinRequestsView(ClubAPIView):
+    @extend_schema(
+        operation_id="club_join_requests_list",
+        responses={200: JOIN_REQUESTS, 403: ERROR, 404: ERROR},
+    )
+    def get(self, request, pk):
+        services.manager_of(pk, request.user)
+        return Response(selectors.join_requests(pk))
+
+
+class JoinRequestDecideView(ClubAPIView):
+    """``approve/`` or ``deny/`` one pending request (the URL says which)."""
+
+    approve = True
+
+    @extend_schema(request=None, responses={200: JOIN_REQUESTS, 403: ERROR, 404: ERROR, 409: ERROR})
+    def post(self, request, pk, rid):
+        r = services.join_request_decide(
+            club_id=pk, actor=request.user, request_id=rid, approve=self.approve
+        )
+        return Response(selectors.join_request_payload(r))
 
 
 class InviteView(ClubAPIView):

@@ -5,8 +5,8 @@ room records the exact :class:`PresetVersion` it was created from, so later
 edits never change a game already set up.  Every change of note writes an
 :class:`AuditEntry` in the same transaction.
 
-``games`` depends on this app (a room may belong to a club); nothing here
-imports ``games`` models, only the pure rules engine to validate presets.
+``games`` depends on this app (a room may belong to a club); these models import
+nothing of ``games`` (the selectors read its rooms for the members' totals).
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ class Club(models.Model):
     # The club's board also counts hands the public boards do not (with bots, or of
     # rooms shorter than a full match): the owner's choice.
     board_counts_unrated = models.BooleanField(default=False)
+    # The notice (公告) at the top of the club page, written by the owner and managers.
+    announcement = models.TextField(blank=True, default="")
+    # A join by invite code asks the managers (a JoinRequest) instead of joining at once.
+    join_needs_approval = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -136,6 +140,11 @@ class AuditEntry(models.Model):
         MEMBER_LEFT = "member_left", _("left the club")
         INVITE_ROTATED = "invite_rotated", _("rotated the invite code")
         BOARD_CHANGED = "board_changed", _("changed what the club board counts")
+        ANNOUNCEMENT_CHANGED = "announcement_changed", _("changed the announcement")
+        APPROVAL_CHANGED = "approval_changed", _("changed whether joining needs approval")
+        JOIN_REQUESTED = "join_requested", _("asked to join")
+        JOIN_APPROVED = "join_approved", _("approved a request to join")
+        JOIN_DENIED = "join_denied", _("denied a request to join")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(
@@ -157,3 +166,39 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}: {self.action} by {self.actor_id}"
+
+
+class JoinRequest(models.Model):
+    """Someone with the invite code asking to join a club that vets who joins.
+
+    At most one pending request per person and club; an approved or denied one stays
+    as the record of who decided and when (a denied person may ask again)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        DENIED = "denied", _("denied")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_join_requests"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(status="pending"),
+                name="joinrequest_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} asks {self.club_id} ({self.status})"

@@ -1,4 +1,5 @@
-"""Club reads: the caller's clubs, a club's members and presets, versions, diffs, audit.
+"""Club reads: the caller's clubs, a club's members (with their totals in its rooms) and
+presets, join requests, versions, diffs, audit.
 
 ``room_hidden_from`` is what ``games`` asks before it shows a room: a club's
 rooms are seen only by the club's members.
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.models import AuditEntry, Club, Membership, Preset, PresetVersion
+from clubs.models import AuditEntry, Club, JoinRequest, Membership, Preset, PresetVersion
+from games.models import Settlement
 from games.rules import UnknownVariant, available, get_variant
 
 Role = Membership.Role
@@ -54,13 +56,84 @@ def clubs_of(user) -> list[dict]:
     ]
 
 
-def members(club_id) -> list[dict]:
+def members(club_id, *, with_stats: bool = False) -> list[dict]:
+    """The members, owner first, then managers, then by name; ``with_stats`` adds each
+    one's ``matches``, ``hands`` and ``total`` in the club's rooms (what managers see)."""
     order = {Role.OWNER: 0, Role.MANAGER: 1, Role.MEMBER: 2}
     rows = [
         {"user_id": m.user_id, "name": m.user.shown_name, "role": m.role}
         for m in Membership.objects.filter(club_id=club_id).select_related("user")
     ]
+    if with_stats:
+        stats = member_stats(club_id)
+        for row in rows:
+            row.update(stats.get(row["user_id"], NO_PLAY))
     return sorted(rows, key=lambda r: (order[r["role"]], r["name"].lower(), r["user_id"]))
+
+
+NO_PLAY = {"matches": 0, "hands": 0, "total": 0}
+
+
+def member_stats(club_id) -> dict[int, dict]:
+    """Per player (user id): the matches (rooms) of this club they played a settled hand
+    in, those hands, and the sum of their settlements, from each hand's frozen seating
+    (``Hand.players``) and its ``Settlement.deltas``.  A match still being played counts
+    with the hands settled so far."""
+    stats: dict[int, dict] = {}
+    rooms: dict[int, set] = {}
+    settled = Settlement.objects.filter(hand__room__club_id=club_id).values_list(
+        "hand__room_id", "hand__players", "deltas"
+    )
+    for room_id, players, deltas in settled:
+        for seat, user_id in enumerate(players):
+            if user_id is None or seat >= len(deltas):
+                continue
+            row = stats.setdefault(user_id, dict(NO_PLAY))
+            row["hands"] += 1
+            row["total"] += int(deltas[seat])
+            rooms.setdefault(user_id, set()).add(room_id)
+    for user_id, played in rooms.items():
+        stats[user_id]["matches"] = len(played)
+    return stats
+
+
+def join_requests(club_id, limit: int = 200) -> list[dict]:
+    """The club's join requests for its managers: the pending ones first (oldest first),
+    then the decided ones, newest first."""
+    qs = JoinRequest.objects.filter(club_id=club_id).select_related("user", "decided_by")
+    pending = qs.filter(status=JoinRequest.Status.PENDING).order_by("created_at", "pk")
+    decided = qs.exclude(status=JoinRequest.Status.PENDING).order_by("-decided_at", "-pk")
+    return [join_request_payload(r) for r in [*pending[:limit], *decided[:limit]]]
+
+
+def join_request_payload(r: JoinRequest) -> dict:
+    return {
+        "id": r.pk,
+        "user_id": r.user_id,
+        "name": r.user.shown_name,
+        "status": r.status,
+        "created_at": r.created_at.isoformat(),
+        "decided_by": r.decided_by.shown_name if r.decided_by else None,
+        "decided_at": r.decided_at.isoformat() if r.decided_at else None,
+    }
+
+
+def my_join_requests(user, limit: int = 50) -> list[dict]:
+    """The caller's own requests, newest first: the club's name (they hold its invite
+    code) and the outcome, so they see that one waits and how it went."""
+    if user is None or not user.is_authenticated:
+        return []
+    return [
+        {
+            "id": r.pk,
+            "club": r.club_id,
+            "club_name": r.club.name,
+            "status": r.status,
+            "created_at": r.created_at.isoformat(),
+            "decided_at": r.decided_at.isoformat() if r.decided_at else None,
+        }
+        for r in JoinRequest.objects.filter(user=user).select_related("club")[:limit]
+    ]
 
 
 def latest_version(preset: Preset) -> PresetVersion | None:
@@ -92,15 +165,24 @@ def presets(club_id) -> list[dict]:
 
 
 def club_payload(membership: Membership) -> dict:
+    """A club as ``GET /api/clubs/{id}/`` shows it to one of its members; managers also
+    get each member's totals and the number of pending join requests."""
     club = membership.club
-    return {
+    out = {
         "id": club.pk,
         "name": club.name,
         "invite_code": club.invite_code,
         "role": membership.role,
-        "members": members(club.pk),
+        "announcement": club.announcement,
+        "join_needs_approval": club.join_needs_approval,
+        "members": members(club.pk, with_stats=membership.manages),
         "presets": presets(club.pk),
     }
+    if membership.manages:
+        out["pending_requests"] = JoinRequest.objects.filter(
+            club_id=club.pk, status=JoinRequest.Status.PENDING
+        ).count()
+    return out
 
 
 def preset_in_club(club_id, preset_id) -> Preset | None:

@@ -1,4 +1,5 @@
-"""Club writes: create, join, roles, removals, invite codes and preset versions.
+"""Club writes: create, join (or ask to), roles, removals, invite codes, the
+announcement, join requests and preset versions.
 
 Each service checks the caller's role, does the write and logs an
 :class:`~clubs.models.AuditEntry` in the same transaction.  Refusals are
@@ -19,12 +20,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from accounts.names import clean_name
 from clubs.models import (
     DEFAULT_TIMERS,
     AuditEntry,
     Club,
+    JoinRequest,
     Membership,
     Preset,
     PresetVersion,
@@ -37,6 +40,7 @@ Role = Membership.Role
 Action = AuditEntry.Action
 NAME_MAX = 60
 NOTE_MAX = 200
+ANNOUNCEMENT_MAX = 500
 # The longest spectator delay a room or a preset may set, in seconds (issue 14).
 SPECTATOR_DELAY_MAX = 300
 
@@ -182,19 +186,41 @@ def club_create(*, owner, name) -> Membership:
     return membership
 
 
+@dataclass(frozen=True)
+class JoinOutcome:
+    """What a join by invite code did: a membership (``created``: new), or, in a club
+    that vets who joins, a pending request."""
+
+    membership: Membership | None = None
+    created: bool = False
+    request: JoinRequest | None = None
+
+
 @transaction.atomic
-def club_join(*, user, invite_code) -> tuple[Membership, bool]:
-    """Join the club with this invite code; returns (membership, whether it is new)."""
+def club_join(*, user, invite_code) -> JoinOutcome:
+    """Join the club with this invite code, or ask to when the club vets who joins.
+
+    A member joining again is told so; asking again while a request waits is refused."""
     code = invite_code.strip().upper() if isinstance(invite_code, str) else ""
-    club = Club.objects.filter(invite_code=code).first() if code else None
+    club = Club.objects.select_for_update().filter(invite_code=code).first() if code else None
     if club is None:
         raise ClubError("bad_invite", "no club has that invite code", 404)
-    membership, created = Membership.objects.get_or_create(
-        club=club, user=user, defaults={"role": Role.MEMBER}
-    )
-    if created:
-        _audit(club.pk, user, Action.MEMBER_JOINED, target=user)
-    return membership, created
+    existing = Membership.objects.filter(club=club, user=user).first()
+    if existing is not None:
+        return JoinOutcome(existing, False)
+    if club.join_needs_approval:
+        # The club row is locked: two requests of one person cannot both pass this check.
+        pending = JoinRequest.objects.filter(
+            club=club, user=user, status=JoinRequest.Status.PENDING
+        )
+        if pending.exists():
+            raise ClubError("request_pending", "your request to join this club is waiting", 409)
+        request = JoinRequest.objects.create(club=club, user=user)
+        _audit(club.pk, user, Action.JOIN_REQUESTED, target=user)
+        return JoinOutcome(request=request)
+    membership = Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    _audit(club.pk, user, Action.MEMBER_JOINED, target=user)
+    return JoinOutcome(membership, True)
 
 
 @transaction.atomic
@@ -222,6 +248,80 @@ def club_set_board(*, club_id, actor, counts_unrated) -> Club:
         club.save(update_fields=["board_counts_unrated"])
         _audit(club.pk, actor, Action.BOARD_CHANGED, counts_unrated=counts_unrated)
     return club
+
+
+def clean_announcement(text: Any) -> str:
+    """The announcement as stored: each line cleaned as names are (blank lines kept, at
+    most one in a row), at most ANNOUNCEMENT_MAX characters; empty clears it."""
+    if not isinstance(text, str):
+        raise ClubError("bad_announcement", "announcement must be text")
+    too_long = f"the announcement is at most {ANNOUNCEMENT_MAX} characters"
+    lines = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        try:
+            lines.append(clean_name(line, max_length=ANNOUNCEMENT_MAX))
+        except ValidationError as e:
+            if e.code == "long_name":
+                raise ClubError("bad_announcement", too_long) from None
+            if lines and lines[-1]:  # nothing visible on this line
+                lines.append("")
+    out = "\n".join(lines).strip()
+    if len(out) > ANNOUNCEMENT_MAX:
+        raise ClubError("bad_announcement", too_long)
+    return out
+
+
+@transaction.atomic
+def club_update(*, club_id, actor, announcement=None, join_needs_approval=None) -> Club:
+    """The owner or a manager sets the announcement and whether joining needs approval;
+    what is not given stays.  Each change is audited, an unchanged value is not."""
+    club = manager_of(club_id, actor).club
+    if join_needs_approval is not None and not isinstance(join_needs_approval, bool):
+        raise ClubError("bad_approval", "join_needs_approval must be true or false")
+    changed = []
+    if announcement is not None:
+        text = clean_announcement(announcement)
+        if text != club.announcement:
+            club.announcement = text
+            changed.append("announcement")
+            _audit(club.pk, actor, Action.ANNOUNCEMENT_CHANGED, length=len(text))
+    if join_needs_approval is not None and join_needs_approval != club.join_needs_approval:
+        club.join_needs_approval = join_needs_approval
+        changed.append("join_needs_approval")
+        _audit(club.pk, actor, Action.APPROVAL_CHANGED, needs_approval=join_needs_approval)
+    if changed:
+        club.save(update_fields=changed)
+    return club
+
+
+@transaction.atomic
+def join_request_decide(*, club_id, actor, request_id, approve: bool) -> JoinRequest:
+    """The owner or a manager approves (the requester becomes a member) or denies a
+    pending request; one already decided is refused."""
+    manager_of(club_id, actor)
+    request = (
+        JoinRequest.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=request_id, club_id=club_id)
+        .first()
+        if isinstance(request_id, int)
+        else None
+    )
+    if request is None:
+        raise ClubError("no_request", "no such join request in this club", 404)
+    if request.status != JoinRequest.Status.PENDING:
+        raise ClubError("request_handled", f"this request was already {request.status}", 409)
+    request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.DENIED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.save(update_fields=["status", "decided_by", "decided_at"])
+    if approve:
+        Membership.objects.get_or_create(
+            club_id=club_id, user=request.user, defaults={"role": Role.MEMBER}
+        )
+    action = Action.JOIN_APPROVED if approve else Action.JOIN_DENIED
+    _audit(club_id, actor, action, target=request.user, request=request.pk)
+    return request
 
 
 def _target(club_id, user_id) -> Membership:

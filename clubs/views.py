@@ -1,4 +1,5 @@
-"""Club pages: my clubs, a club, its audit history, the preset editor and a room's form.
+"""Club pages: my clubs (and my join requests), a club (its announcement, members and,
+for managers, join requests), its audit history, the preset editor and a room's form.
 
 Pages read through selectors and boot ``static/js/clubs.js``, which writes
 through the REST API (``clubs.api``), so the page and the API refuse the
@@ -16,6 +17,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from clubs import selectors
 from clubs.models import Membership
+from clubs.services import ANNOUNCEMENT_MAX
 from games.views import error_messages
 from leaderboards.selectors import club_leaderboard
 
@@ -66,6 +68,7 @@ def ui_strings() -> dict[str, str]:
         "error": _("Error"),
         "rated": _("Rated"),
         "unrated": _("Unrated"),
+        "confirm_deny": _("Deny this request to join?"),
         "errors": {**error_messages(), **club_errors()},
     }
 
@@ -90,6 +93,12 @@ def club_errors() -> dict[str, str]:
         "unchanged": _("These are already the preset's rules: change something first."),
         "no_preset": _("There is no such preset in this club."),
         "bad_board": _("Choose whether the club board counts unrated games."),
+        "bad_announcement": _("The announcement is at most %(n)s characters.")
+        % {"n": ANNOUNCEMENT_MAX},
+        "bad_approval": _("Choose whether joining needs approval."),
+        "request_pending": _("Your request to join this club is already waiting for a decision."),
+        "request_handled": _("This request has already been decided."),
+        "no_request": _("There is no such join request in this club."),
     }
 
 
@@ -113,7 +122,11 @@ def my_clubs(request):
     return render(
         request,
         "clubs/my_clubs.html",
-        {"clubs": selectors.clubs_of(request.user), "boot": {"strings": ui_strings()}},
+        {
+            "clubs": selectors.clubs_of(request.user),
+            "requests": selectors.my_join_requests(request.user),
+            "boot": {"strings": ui_strings()},
+        },
     )
 
 
@@ -135,7 +148,9 @@ def club(request, pk):
         {
             "club": m.club,
             "me": m,
-            "members": selectors.members(pk),
+            "members": selectors.members(pk, with_stats=m.manages),
+            "requests": selectors.join_requests(pk, limit=20) if m.manages else [],
+            "announcement_max": ANNOUNCEMENT_MAX,
             "presets": presets,
             "variants": variants,
             "variant": variant,
