@@ -45,7 +45,8 @@ onSubmit("#club-create-form", async (f) => {
 
 onSubmit("#club-join-form", async (f) => {
   const joined = await api("POST", "/api/clubs/join/", { invite_code: f.invite_code.value });
-  location.href = `/clubs/${joined.club}/`;
+  // A club that vets who joins answers "pending": the request shows on this page.
+  location.href = joined.status === "pending" ? "/clubs/?requested#my-requests" : `/clubs/${joined.club}/`;
 });
 
 // ---- a club ---------------------------------------------------------------------------------
