@@ -219,6 +219,10 @@ def club_join(*, user, invite_code) -> JoinOutcome:
         _audit(club.pk, user, Action.JOIN_REQUESTED, target=user)
         return JoinOutcome(request=request)
     membership = Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    # A request left from while the club vetted who joins is settled by this join.
+    JoinRequest.objects.filter(club=club, user=user, status=JoinRequest.Status.PENDING).update(
+        status=JoinRequest.Status.APPROVED, decided_at=timezone.now()
+    )
     _audit(club.pk, user, Action.MEMBER_JOINED, target=user)
     return JoinOutcome(membership, True)
 

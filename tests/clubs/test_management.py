@@ -273,6 +273,17 @@ def test_a_pending_request_outlives_the_setting(vetted, asked, people):
     assert role_of(vetted, people["outsider"]) == "member"
 
 
+def test_joining_once_approval_is_off_settles_the_request(vetted, asked, people, client_for):
+    services.club_update(club_id=vetted.pk, actor=people["owner"], join_needs_approval=False)
+    r = client_for(people["outsider"]).post(
+        "/api/clubs/join/", {"invite_code": vetted.invite_code}, format="json"
+    )
+    assert r.status_code == 201
+    assert JoinRequest.objects.get(pk=asked).status == "approved"
+    listed = client_for(people["owner"]).get(f"/api/clubs/{vetted.pk}/")
+    assert listed.json()["pending_requests"] == 0
+
+
 def test_the_service_refuses_a_non_boolean_setting(club, people):
     with pytest.raises(ClubError) as e:
         services.club_update(club_id=club.pk, actor=people["owner"], join_needs_approval="yes")
