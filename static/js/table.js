@@ -984,7 +984,7 @@ function renderTableInfo() {
   const parts = [];
   if (boot.winds) parts.push(fmt(S.prevailing, { wind: S.winds[m.prevailing || 0] }));
   if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
-  if (state.streak_factor) parts.push(`D = ${state.streak_factor}`);
+  if (state.streak_factor) parts.push(fmt(S.dealer_factor, { n: state.streak_factor }));
   streak.textContent = parts.join(" · ");
   streak.hidden = !parts.length;
   if (state.streak_factor) streak.title = S.streak_factor_help;
@@ -1114,8 +1114,7 @@ function renderResult() {
     }
     items.append(el("strong", "result-total", itemsLine(w).split(" = ").pop()));
     sec.append(items);
-    const how = explain[n];
-    if (how) sec.append(el("p", "result-explain", named(how)));
+    // In words first (the patterns, who paid whom); the algebra folded beneath.
     const paid = transfers.filter((t) => t.win === w.order
       || (t.reason === "gang_shang_pao" && t.to === w.seat));
     if (paid.length) {
@@ -1125,6 +1124,12 @@ function renderResult() {
         winPaid.add(t);
       }
       sec.append(ul);
+    }
+    const how = explain[n];
+    if (how) {
+      const fold = el("details", "result-how");
+      fold.append(el("summary", "", S.how_computed), el("p", "result-explain", named(how)));
+      sec.append(fold);
     }
     body.append(sec);
   });
