@@ -74,3 +74,26 @@ def test_api_docs_are_served_with_local_assets(client):
     for asset in assets:
         served = client.get(asset)
         assert served.status_code == 200, asset
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_one_name_per_variant_everywhere(client, lang):
+    """The site's cards and the engine's own names (lobby, tables, clubs) agree."""
+    from django.utils import translation
+
+    from games.rules import available
+    from games.variants import VARIANTS
+
+    with translation.override(lang):
+        site = {v.key: str(v.name) for v in VARIANTS}
+    for v in available():
+        assert site[v.key] == (v.name_zh if lang == "zh-hans" else v.name_en)
+
+
+def test_a_variant_cards_play_link_opens_the_lobby_with_it(client):
+    from games.rules import available
+
+    content = client.get(reverse("home")).content.decode()
+
+    for v in available():
+        assert f'href="{reverse("lobby")}?variant={v.key}#create-title"' in content

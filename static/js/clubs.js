@@ -239,7 +239,7 @@ function setupPlay(variants) {
   onSubmit("#play-form", async (f) => {
     const rules = ruleUi.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
     const room = await api("POST", "/api/rooms/", {
-      preset: p.id, rules, hands: Number(f.hands.value) || 8, bots: Number(f.bots.value),
+      preset: p.id, rules, hands: Number(f.hands.value), bots: Number(f.bots.value),
       spectator_delay: delayOf(f), ...readTimers(),
     });
     location.href = `/rooms/${room.id}/`;
