@@ -22,7 +22,7 @@ def test_home_lists_the_four_variants_and_offers_only_the_playable_ones(client):
     for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
         card = _card(content, f"variant-{key}")
         assert ("Coming soon" in card) == (key not in playable)
-        assert (f'href="{reverse("lobby")}"' in card) == (key in playable)
+        assert (f'href="{reverse("lobby")}?variant={key}' in card) == (key in playable)
 
 
 @pytest.mark.parametrize("name", ["lobby", "leaderboards", "account_login", "account_signup"])
