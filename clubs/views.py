@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -66,6 +67,7 @@ def ui_strings() -> dict[str, str]:
         "error": _("Error"),
         "rated": _("Rated"),
         "unrated": _("Unrated"),
+        "copied": _("Copied"),
         "errors": {**error_messages(), **club_errors()},
     }
 
@@ -140,6 +142,9 @@ def club(request, pk):
             "variants": variants,
             "variant": variant,
             "leaderboard": club_leaderboard(pk, variant),
+            "invite_link": request.build_absolute_uri(
+                f"{reverse('clubs')}?code={m.club.invite_code}"
+            ),
             "boot": _boot(request, m),
         },
     )

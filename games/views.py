@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -108,6 +109,7 @@ def ui_strings() -> dict[str, str]:
         "game_over": _("The game is over."),
         "close": _("Close"),
         "back_to_lobby": _("Back to the lobby"),
+        "back_to_club": _("Back to the club"),
         "next_hand_in": _("Next hand starts in %(s)s s"),
         "feed": _("Payments this hand"),
         "tiles_passed_dir": _("Tiles passed %(dir)s"),
@@ -280,7 +282,8 @@ def room(request, pk):
     room = get_object_or_404(Room, pk=pk)
     seat = selectors.seat_of(room, request.user)
     if seat is None and club_selectors.room_hidden_from(room.club_id, request.user):
-        raise Http404("no such room")
+        # Not found for outsiders (nor which club), but said in words: how to get in.
+        return render(request, "games/room_club.html", {"room": room}, status=404)
     variant = get_variant(room.variant)
     if room.private and seat is None:
         # A private table is seen only by its players: ask for the join code.
@@ -297,7 +300,8 @@ def room(request, pk):
         "choices": choice_names(),
         "strings": ui_strings(),
         "errors": error_messages(),
-        "lobby_url": "/lobby/",
+        # Where "back" leads: a club's table back to its club.
+        "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }
     hands = selectors.room_hands(room)
     return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})

@@ -1189,7 +1189,8 @@ function renderResult() {
     foot.append(b);
   }
   if (room && room.status === "finished") {
-    const a = el("a", "button", S.back_to_lobby);
+    const a = el("a", "button", room.club ? S.back_to_club : S.back_to_lobby);
+    a.id = "result-back";
     a.href = boot.lobby_url;
     foot.append(a);
   }
