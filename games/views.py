@@ -191,6 +191,7 @@ def ui_strings() -> dict[str, str]:
         "call_peng": _("Pung!"),
         "call_gang": _("Kong!"),
         "call_chi": _("Chow!"),
+        "chow_overridden": _("%(name)s's %(kind)s took the tile: it comes before your chow."),
         "call_hu": _("Win!"),
         "call_zimo": _("Self-draw!"),
         "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
@@ -206,6 +207,11 @@ def ui_strings() -> dict[str, str]:
         "replay_hand": _("Replay and check this hand"),
         "hand_link": _("Hand %(n)s: replay and check"),
         "commitment": _("Deal commitment"),
+        "commitment_line": _(
+            "The fingerprint of this deal's secret seed, fixed before anyone is ready: "
+            "you can check the deal after the hand."
+        ),
+        "fair_link": _("How the deal is kept fair"),
         "commitment_help": _(
             "SHA-256 of the server's secret seed for this deal, fixed before anyone is "
             "ready: the seed is revealed when the hand ends, so you can check the deal."

@@ -97,3 +97,13 @@ def test_a_variant_cards_play_link_opens_the_lobby_with_it(client):
 
     for v in available():
         assert f'href="{reverse("lobby")}?variant={v.key}#create-title"' in content
+
+
+@pytest.mark.parametrize(("lang", "text"), [("zh-hans", "发牌承诺值"), ("en", "deal commitment")])
+def test_the_fairness_page_tells_the_scheme(client, lang, text):
+    client.cookies["django_language"] = lang
+
+    response = client.get(reverse("fair"))
+
+    assert response.status_code == 200
+    assert text in response.content.decode()

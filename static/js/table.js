@@ -26,6 +26,7 @@ let pending = false; // an action was sent; wait for the next state
 let dismissedResult = null; // hand number whose result dialog was closed
 let lastAct = null; // the last action we sent, to send again if it arrived on a stale version
 let retry = null; // that action, while the fresh state it may be sent again on is awaited
+let myChow = false; // this seat answered the open claim with a chow
 let lastDiscard = null; // {seat, n}: the latest discard, for the marker (from the events)
 let skipped = null; // version whose own-turn kong/win offer was waved away ("Skip")
 const prefs = loadPrefs(); // the table options kept in this browser
@@ -137,13 +138,24 @@ function onEvents(events, ours) {
   for (const e of events) {
     if (e.type === "TileDiscarded") {
       lastDiscard = { seat: e.seat, n: state.players[e.seat].discards.length };
+      myChow = false;
       sound("discard");
+    } else if (e.type === "ClaimAnswered" && e.seat === mySeat) {
+      myChow = Boolean(e.action && e.action.type === "chi");
     } else if (e.type === "TileClaimed") {
       callout(e.seat, e.meld.kind);
+      // A pung or kong outranks a chow: say so to the one whose chow it overrode.
+      if (myChow && e.seat !== mySeat) {
+        toast(fmt(S.chow_overridden, { name: seatName(e.seat), kind: S[e.meld.kind] }), "info");
+      }
+      myChow = false;
     } else if (e.type === "KongDeclared") {
       callout(e.seat, "gang");
     } else if (e.type === "HandWon") {
       for (const w of e.wins) callout(w.seat, w.win_type === "self_draw" ? "zimo" : "hu");
+      const winner = e.wins.find((w) => w.seat !== mySeat);
+      if (myChow && winner) toast(fmt(S.chow_overridden, { name: seatName(winner.seat), kind: S.hu }), "info");
+      myChow = false;
     }
   }
   if (mySeat === null) return;
@@ -406,6 +418,12 @@ function renderPrestart() {
     fair.append(code);
     fair.title = S.commitment_help;
     box.append(fair);
+    // What it is, in one line, and where the whole scheme is told.
+    const why = el("p", "prestart-fair-why muted", `${S.commitment_line} `);
+    const more = el("a", "", S.fair_link);
+    more.href = "/fair/";
+    why.append(more);
+    box.append(why);
   }
   const row = el("div", "prestart-actions");
   if (canReady()) row.append(readyButton(S.ready));
