@@ -1072,7 +1072,7 @@ function scoresTable() {
   row(S.hand_deltas, deltas, "hand-deltas");
   if (settled) {
     row(S.totals, settled.scores, "totals");
-    if (settled.ratings && settled.ratings.length) {
+    if (settled.ratings && settled.ratings.length && room.rated) {
       const byseat = [null, null, null, null];
       for (const r of settled.ratings) byseat[r.seat] = r.change;
       const tr = el("tr", "ratings");
