@@ -543,7 +543,7 @@ function plateEl(k) {
     q.title = `${S.missing}: ${S[p.que]}`;
     plate.append(q);
   }
-  if (p && p.won) plate.append(el("span", "won-badge", "胡"));
+  if (p && p.won) plate.append(el("span", "won-badge", S.hu));
   if (rs) {
     // The running total always includes this hand: seats' stored scores catch up only when
     // the hand is settled, and then the settlement's totals are the truth.
@@ -1113,7 +1113,7 @@ function renderResult() {
     const sec = el("section", "result-win");
     sec.dataset.seat = w.seat;
     const title = el("h3", "");
-    title.append(el("span", "won-badge", "胡"), ` ${seatName(w.seat)} · ${winDescription(w)}`);
+    title.append(el("span", "won-badge", S.hu), ` ${seatName(w.seat)} · ${winDescription(w)}`);
     sec.append(title);
     const tiles = el("div", "result-tiles");
     const p = handEnd.hands[w.seat];
