@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import set_language
@@ -10,6 +10,7 @@ from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("fair/", TemplateView.as_view(template_name="games/fair.html"), name="fair"),
     path("leaderboards/", include("leaderboards.urls")),
     path("clubs/", include("clubs.urls")),
     path("accounts/", include("accounts.urls")),

@@ -345,8 +345,10 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
         if changes is None:
             changes = RatingChange.objects.filter(hand=hand)
         for rc in changes:
-            # As players see ratings: whole numbers (leaderboards.rating.display_rating).
-            before, after = display_rating(rc.ordinal_before), display_rating(rc.ordinal_after)
+            if not rc.rated:  # an unrated room's hand moved no rating
+                continue
+            # As players see ratings: the skill estimate (leaderboards.rating.display_rating).
+            before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
             shown.append(
                 {
                     "user_id": rc.user_id,

@@ -35,7 +35,7 @@ VARIANTS: tuple[VariantInfo, ...] = (
     ),
     VariantInfo(
         key="hangzhou",
-        name=_("Hangzhou Cai Shen"),
+        name=_("Hangzhou"),
         description=_(
             "A fast self-draw game: a tile turned up from the wall names the "
             "Cai Shen wild tiles, which stand in for anything."

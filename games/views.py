@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -108,6 +109,7 @@ def ui_strings() -> dict[str, str]:
         "game_over": _("The game is over."),
         "close": _("Close"),
         "back_to_lobby": _("Back to the lobby"),
+        "back_to_club": _("Back to the club"),
         "next_hand_in": _("Next hand starts in %(s)s s"),
         "feed": _("Payments this hand"),
         "tiles_passed_dir": _("Tiles passed %(dir)s"),
@@ -152,7 +154,9 @@ def ui_strings() -> dict[str, str]:
         "wilds": _("Wild tiles"),
         "wild": _("wild"),
         "streak": _("Dealer's hand %(n)s in a row"),
-        "streak_factor_help": _("D: what the dealer's streak multiplies payments by"),
+        "streak_factor_help": _("What the dealer's streak multiplies payments by"),
+        "dealer_factor": _("Dealer pays and gets ×%(n)s"),
+        "how_computed": _("How this was computed"),
         "sec_unit": _("s"),
         "que_m": _("C"),
         "que_p": _("D"),
@@ -187,6 +191,7 @@ def ui_strings() -> dict[str, str]:
         "call_peng": _("Pung!"),
         "call_gang": _("Kong!"),
         "call_chi": _("Chow!"),
+        "chow_overridden": _("%(name)s's %(kind)s took the tile: it comes before your chow."),
         "call_hu": _("Win!"),
         "call_zimo": _("Self-draw!"),
         "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
@@ -202,6 +207,11 @@ def ui_strings() -> dict[str, str]:
         "replay_hand": _("Replay and check this hand"),
         "hand_link": _("Hand %(n)s: replay and check"),
         "commitment": _("Deal commitment"),
+        "commitment_line": _(
+            "The fingerprint of this deal's secret seed, fixed before anyone is ready: "
+            "you can check the deal after the hand."
+        ),
+        "fair_link": _("How the deal is kept fair"),
         "commitment_help": _(
             "SHA-256 of the server's secret seed for this deal, fixed before anyone is "
             "ready: the seed is revealed when the hand ends, so you can check the deal."
@@ -279,7 +289,8 @@ def room(request, pk):
     room = get_object_or_404(Room, pk=pk)
     seat = selectors.seat_of(room, request.user)
     if seat is None and club_selectors.room_hidden_from(room.club_id, request.user):
-        raise Http404("no such room")
+        # Not found for outsiders (nor which club), but said in words: how to get in.
+        return render(request, "games/room_club.html", {"room": room}, status=404)
     variant = get_variant(room.variant)
     if room.private and seat is None:
         # A private table is seen only by its players: ask for the join code.
@@ -296,7 +307,8 @@ def room(request, pk):
         "choices": choice_names(),
         "strings": ui_strings(),
         "errors": error_messages(),
-        "lobby_url": "/lobby/",
+        # Where "back" leads: a club's table back to its club.
+        "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }
     hands = selectors.room_hands(room)
     return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})

@@ -22,7 +22,7 @@ def test_home_lists_the_four_variants_and_offers_only_the_playable_ones(client):
     for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
         card = _card(content, f"variant-{key}")
         assert ("Coming soon" in card) == (key not in playable)
-        assert (f'href="{reverse("lobby")}"' in card) == (key in playable)
+        assert (f'href="{reverse("lobby")}?variant={key}' in card) == (key in playable)
 
 
 @pytest.mark.parametrize("name", ["lobby", "leaderboards", "account_login", "account_signup"])
@@ -74,3 +74,36 @@ def test_api_docs_are_served_with_local_assets(client):
     for asset in assets:
         served = client.get(asset)
         assert served.status_code == 200, asset
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_one_name_per_variant_everywhere(client, lang):
+    """The site's cards and the engine's own names (lobby, tables, clubs) agree."""
+    from django.utils import translation
+
+    from games.rules import available
+    from games.variants import VARIANTS
+
+    with translation.override(lang):
+        site = {v.key: str(v.name) for v in VARIANTS}
+    for v in available():
+        assert site[v.key] == (v.name_zh if lang == "zh-hans" else v.name_en)
+
+
+def test_a_variant_cards_play_link_opens_the_lobby_with_it(client):
+    from games.rules import available
+
+    content = client.get(reverse("home")).content.decode()
+
+    for v in available():
+        assert f'href="{reverse("lobby")}?variant={v.key}#create-title"' in content
+
+
+@pytest.mark.parametrize(("lang", "text"), [("zh-hans", "发牌承诺值"), ("en", "deal commitment")])
+def test_the_fairness_page_tells_the_scheme(client, lang, text):
+    client.cookies["django_language"] = lang
+
+    response = client.get(reverse("fair"))
+
+    assert response.status_code == 200
+    assert text in response.content.decode()

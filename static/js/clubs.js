@@ -43,6 +43,23 @@ onSubmit("#club-create-form", async (f) => {
   location.href = `/clubs/${club.id}/`;
 });
 
+// An invite link (/clubs/?code=…) fills in the join form.
+const invited = new URLSearchParams(location.search).get("code");
+if (invited && $("#club-code")) $("#club-code").value = invited;
+
+// Copy buttons: the invite code and the invite link.
+for (const b of document.querySelectorAll("button[data-copy]")) {
+  b.addEventListener("click", async () => {
+    const text = document.getElementById(b.dataset.copy).textContent.trim();
+    try {
+      await navigator.clipboard.writeText(text);
+      b.textContent = S.copied;
+    } catch {
+      window.getSelection().selectAllChildren(document.getElementById(b.dataset.copy));
+    }
+  });
+}
+
 onSubmit("#club-join-form", async (f) => {
   const joined = await api("POST", "/api/clubs/join/", { invite_code: f.invite_code.value });
   // A club that vets who joins answers "pending": the request shows on this page.
@@ -75,10 +92,23 @@ async function loadRooms() {
     head.append(el("span", "tag", r.rated ? S.rated : S.unrated));
     li.append(head);
     li.append(el("div", "room-facts", `${fmt(S.seats_filled, { n: 4 - r.free_seats })} · ${r.owner}`));
-    // The table page seats a member who opens it (its own "join" button).
+    // One tap seats the member, then opens the table (as the lobby's "join" does).
     const open = r.status === "open" && r.free_seats && r.my_seat === undefined;
     const link = el("a", "button button-small", open ? S.join : S.watch);
     link.href = `/rooms/${r.id}/`;
+    link.dataset.action = open ? "join" : "watch";
+    if (open) {
+      link.addEventListener("click", async (ev) => {
+        ev.preventDefault();
+        try {
+          await api("POST", `/api/rooms/${r.id}/join/`, {});
+        } catch (e) {
+          showError(e);
+          return;
+        }
+        location.href = link.href;
+      });
+    }
     li.append(link);
     ul.append(li);
   }
@@ -240,7 +270,7 @@ function setupPlay(variants) {
   onSubmit("#play-form", async (f) => {
     const rules = ruleUi.collect(v.rules, (rule) => p.rules[rule.id], (rule) => p.locked.includes(rule.id));
     const room = await api("POST", "/api/rooms/", {
-      preset: p.id, rules, hands: Number(f.hands.value) || 8, bots: Number(f.bots.value),
+      preset: p.id, rules, hands: Number(f.hands.value), bots: Number(f.bots.value),
       spectator_delay: delayOf(f), ...readTimers(),
     });
     location.href = `/rooms/${room.id}/`;

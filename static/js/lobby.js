@@ -132,8 +132,10 @@ async function setupCreate() {
     o.value = v.key;
     select.append(o);
   }
-  // The site's first rule set (the one most players know) unless another is chosen.
-  if (variants.some((v) => v.key === "sichuan")) select.value = "sichuan";
+  // The variant a link asked for (a variant card's "Play"), else the site's first rule set.
+  const asked = new URLSearchParams(location.search).get("variant");
+  if (variants.some((v) => v.key === asked)) select.value = asked;
+  else if (variants.some((v) => v.key === "sichuan")) select.value = "sichuan";
   select.addEventListener("change", renderRules);
   renderRules();
   $("#opt-private").addEventListener("change", syncTimerControls);
@@ -147,7 +149,8 @@ async function setupCreate() {
       variant: v.key,
       // Only what differs from the default: those are the table's highlights.
       rules: ruleUi.collect(v.rules),
-      hands: Number($("#opt-hands").value) || 8,
+      // As typed: a length out of range is refused with a message, never replaced.
+      hands: Number($("#opt-hands").value),
       private: $("#opt-private").checked,
       bots: Number($("#opt-bots").value),
       discard_seconds: noTimer ? null : Number($("#opt-discard").value) || 15,
@@ -168,16 +171,41 @@ async function setupCreate() {
   });
 }
 
+const QUICK_KEY = "mh-quick-variant";
+
+function lastQuickVariant() {
+  try {
+    return localStorage.getItem(QUICK_KEY);
+  } catch {
+    return null;
+  }
+}
+
 function setupQuick() {
   const b = $("#btn-quick");
   if (!b) return;
+  // Which variant: the one played last from here, else the site's first rule set.
+  const pick = $("#quick-variant");
+  for (const v of variants) {
+    const o = el("option", "", named(v.name));
+    o.value = v.key;
+    pick.append(o);
+  }
+  const last = lastQuickVariant();
+  if (variants.some((v) => v.key === last)) pick.value = last;
+  else if (variants.some((v) => v.key === "sichuan")) pick.value = "sichuan";
   b.addEventListener("click", async () => {
     const err = $("#quick-error");
     err.hidden = true;
     b.disabled = true;
     b.textContent = S.creating;
     try {
-      const v = variants.find((x) => x.key === "sichuan") || variants[0];
+      const v = variants.find((x) => x.key === pick.value) || variants[0];
+      try {
+        localStorage.setItem(QUICK_KEY, v.key);
+      } catch {
+        // private mode: nothing remembered
+      }
       const room = await api("POST", "/api/rooms/", {
         variant: v.key, rules: {}, hands: 8, private: true, bots: 3,
         discard_seconds: 15, claim_seconds: 8,

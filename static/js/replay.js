@@ -87,7 +87,7 @@ function seatEl(view, k, frame) {
   wind.title = view.dealer === k ? S.dealer : "";
   plate.append(wind, el("span", "plate-name", seatName(k)));
   if (record.players[k] && record.players[k].is_bot) plate.append(el("span", "tag", S.bot));
-  if (p.won) plate.append(el("span", "won-badge", "胡"));
+  if (p.won) plate.append(el("span", "won-badge", S.hu));
   // Once the hand is over, the settlement's total: the end-of-hand payments (查大叫…) too.
   const deltas = view.phase === "ended" && record.settlement ? record.settlement.deltas : view.deltas;
   if (deltas && deltas[k]) {
@@ -131,7 +131,7 @@ function winEl(w) {
   if (w.win_type === "rob_kong") how = fmt(S.rob_kong, { name: seatName(w.from) });
   else if (w.win_type !== "self_draw") how = fmt(S.on_discard, { name: seatName(w.from) });
   const title = el("h3", "");
-  title.append(el("span", "won-badge", "胡"), ` ${seatName(w.seat)} · ${how} `);
+  title.append(el("span", "won-badge", S.hu), ` ${seatName(w.seat)} · ${how} `);
   if (w.tile) title.append(tileEl(w.tile, "mini"));
   sec.append(title);
   const items = el("p", "result-items");

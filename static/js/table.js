@@ -26,6 +26,7 @@ let pending = false; // an action was sent; wait for the next state
 let dismissedResult = null; // hand number whose result dialog was closed
 let lastAct = null; // the last action we sent, to send again if it arrived on a stale version
 let retry = null; // that action, while the fresh state it may be sent again on is awaited
+let myChow = false; // this seat answered the open claim with a chow
 let lastDiscard = null; // {seat, n}: the latest discard, for the marker (from the events)
 let skipped = null; // version whose own-turn kong/win offer was waved away ("Skip")
 const prefs = loadPrefs(); // the table options kept in this browser
@@ -137,13 +138,24 @@ function onEvents(events, ours) {
   for (const e of events) {
     if (e.type === "TileDiscarded") {
       lastDiscard = { seat: e.seat, n: state.players[e.seat].discards.length };
+      myChow = false;
       sound("discard");
+    } else if (e.type === "ClaimAnswered" && e.seat === mySeat) {
+      myChow = Boolean(e.action && e.action.type === "chi");
     } else if (e.type === "TileClaimed") {
       callout(e.seat, e.meld.kind);
+      // A pung or kong outranks a chow: say so to the one whose chow it overrode.
+      if (myChow && e.seat !== mySeat) {
+        toast(fmt(S.chow_overridden, { name: seatName(e.seat), kind: S[e.meld.kind] }), "info");
+      }
+      myChow = false;
     } else if (e.type === "KongDeclared") {
       callout(e.seat, "gang");
     } else if (e.type === "HandWon") {
       for (const w of e.wins) callout(w.seat, w.win_type === "self_draw" ? "zimo" : "hu");
+      const winner = e.wins.find((w) => w.seat !== mySeat);
+      if (myChow && winner) toast(fmt(S.chow_overridden, { name: seatName(winner.seat), kind: S.hu }), "info");
+      myChow = false;
     }
   }
   if (mySeat === null) return;
@@ -406,6 +418,12 @@ function renderPrestart() {
     fair.append(code);
     fair.title = S.commitment_help;
     box.append(fair);
+    // What it is, in one line, and where the whole scheme is told.
+    const why = el("p", "prestart-fair-why muted", `${S.commitment_line} `);
+    const more = el("a", "", S.fair_link);
+    more.href = "/fair/";
+    why.append(more);
+    box.append(why);
   }
   const row = el("div", "prestart-actions");
   if (canReady()) row.append(readyButton(S.ready));
@@ -525,7 +543,7 @@ function plateEl(k) {
     q.title = `${S.missing}: ${S[p.que]}`;
     plate.append(q);
   }
-  if (p && p.won) plate.append(el("span", "won-badge", "胡"));
+  if (p && p.won) plate.append(el("span", "won-badge", S.hu));
   if (rs) {
     // The running total always includes this hand: seats' stored scores catch up only when
     // the hand is settled, and then the settlement's totals are the truth.
@@ -984,7 +1002,7 @@ function renderTableInfo() {
   const parts = [];
   if (boot.winds) parts.push(fmt(S.prevailing, { wind: S.winds[m.prevailing || 0] }));
   if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
-  if (state.streak_factor) parts.push(`D = ${state.streak_factor}`);
+  if (state.streak_factor) parts.push(fmt(S.dealer_factor, { n: state.streak_factor }));
   streak.textContent = parts.join(" · ");
   streak.hidden = !parts.length;
   if (state.streak_factor) streak.title = S.streak_factor_help;
@@ -1054,7 +1072,7 @@ function scoresTable() {
   row(S.hand_deltas, deltas, "hand-deltas");
   if (settled) {
     row(S.totals, settled.scores, "totals");
-    if (settled.ratings && settled.ratings.length) {
+    if (settled.ratings && settled.ratings.length && room.rated) {
       const byseat = [null, null, null, null];
       for (const r of settled.ratings) byseat[r.seat] = r.change;
       const tr = el("tr", "ratings");
@@ -1095,7 +1113,7 @@ function renderResult() {
     const sec = el("section", "result-win");
     sec.dataset.seat = w.seat;
     const title = el("h3", "");
-    title.append(el("span", "won-badge", "胡"), ` ${seatName(w.seat)} · ${winDescription(w)}`);
+    title.append(el("span", "won-badge", S.hu), ` ${seatName(w.seat)} · ${winDescription(w)}`);
     sec.append(title);
     const tiles = el("div", "result-tiles");
     const p = handEnd.hands[w.seat];
@@ -1114,8 +1132,7 @@ function renderResult() {
     }
     items.append(el("strong", "result-total", itemsLine(w).split(" = ").pop()));
     sec.append(items);
-    const how = explain[n];
-    if (how) sec.append(el("p", "result-explain", named(how)));
+    // In words first (the patterns, who paid whom); the algebra folded beneath.
     const paid = transfers.filter((t) => t.win === w.order
       || (t.reason === "gang_shang_pao" && t.to === w.seat));
     if (paid.length) {
@@ -1125,6 +1142,12 @@ function renderResult() {
         winPaid.add(t);
       }
       sec.append(ul);
+    }
+    const how = explain[n];
+    if (how) {
+      const fold = el("details", "result-how");
+      fold.append(el("summary", "", S.how_computed), el("p", "result-explain", named(how)));
+      sec.append(fold);
     }
     body.append(sec);
   });
@@ -1184,7 +1207,8 @@ function renderResult() {
     foot.append(b);
   }
   if (room && room.status === "finished") {
-    const a = el("a", "button", S.back_to_lobby);
+    const a = el("a", "button", room.club ? S.back_to_club : S.back_to_lobby);
+    a.id = "result-back";
     a.href = boot.lobby_url;
     foot.append(a);
   }

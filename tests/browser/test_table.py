@@ -154,8 +154,11 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     expect(dialog.locator("#btn-result-ready")).to_be_visible()
     assert not errors, errors
 
+    # A game against bots is unrated: the profile keeps the hand, the public board does not.
+    page.goto(f"{base}/accounts/profile/")
+    expect(page.locator("#recent-hands")).to_contain_text("不计排位")
     page.goto(f"{base}/leaderboards/sichuan/")
-    expect(page.locator("main")).to_contain_text("mei")
+    expect(page.locator("main")).not_to_contain_text("mei")
     context.close()
 
 

@@ -192,3 +192,17 @@ def test_the_loser_falls_and_the_winner_rises_on_the_shown_rating(players, make_
     shown = {c.user_id: display_rating(c.mu_after) - display_rating(c.mu_before) for c in changes}
     assert shown[players[0].pk] < 0 < shown[players[1].pk]
     assert shown[players[3].pk] < 0
+
+
+def test_the_tables_settlement_shows_the_same_rating_moves(players, make_hand):
+    from games.selectors import settled_payload
+
+    hand = make_hand([-1, 3, 0, -2])
+    ratings_update_for_hand(hand.pk)
+
+    shown = {r["seat"]: r["change"] for r in settled_payload(hand)["ratings"]}
+
+    assert shown[0] < 0 < shown[1] and shown[3] < 0
+    unrated = make_hand([-1, 3, 0, -2], hands_total=1)
+    ratings_update_for_hand(unrated.pk)
+    assert settled_payload(unrated)["ratings"] == []
