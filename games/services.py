@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import ClubError, check_spectator_delay, room_rules
+from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
 from config.api import clip
 from games import finisher, publish, rows
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
@@ -104,13 +104,12 @@ def bot_user(n: int):
 
 
 def _check_timer(value, *, private: bool, name: str):
-    if value is None:
-        if not private:
-            raise ServiceError("bad_timer", f"public rooms need a {name} timer")
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= 300:
-        raise ServiceError("bad_timer", f"{name} timer must be 3..300 seconds or null")
-    return value
+    if value is None and not private:
+        raise ServiceError("bad_timer", f"public rooms need a {name} timer")
+    try:
+        return check_timer(value, name)
+    except ValueError as e:
+        raise ServiceError("bad_timer", str(e)) from None
 
 
 @transaction.atomic

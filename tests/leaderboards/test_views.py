@@ -115,9 +115,7 @@ def test_api_is_in_the_schema(client):
 @pytest.mark.parametrize(
     ("hands", "bots", "rated"), [(8, 0, True), (16, 0, True), (4, 0, False), (8, 1, False)]
 )
-def test_a_room_says_whether_it_is_rated_before_anyone_joins(
-    client, players, hands, bots, rated
-):
+def test_a_room_says_whether_it_is_rated_before_anyone_joins(client, players, hands, bots, rated):
     client.force_login(players[0])
 
     made = client.post(
