@@ -11,12 +11,14 @@ from leaderboards.urls import api_urlpatterns as leaderboards_api_urlpatterns
 urlpatterns = [
     path("", include("games.urls")),
     path("leaderboards/", include("leaderboards.urls")),
+    path("", include("records.urls")),
     path("clubs/", include("clubs.urls")),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, wrapped so a signed-in user's choice is also stored on the account.
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/leaderboards/", include(leaderboards_api_urlpatterns)),
+    path("api/", include("records.api_urls")),
     path("api/clubs/", include("clubs.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
