@@ -134,27 +134,37 @@ def _help(option, lang: str) -> str:
     return own or str(HELP.get(option.id, ""))
 
 
-def _source(option, value, default, preset: dict) -> str:
-    """Where a room's value came from: the defaults, the club's preset, or the room."""
+def _source(option, value, default, preset: dict, chosen: dict) -> str:
+    """Where a room's value came from: the defaults, the club's preset, the room's own
+    choice, or (an option whose default depends on others) the other options."""
     if value == default:
         return "default"
     if option.id in preset:
-        chosen = preset[option.id]
-        if option.type == "map" and chosen is not None:
-            chosen = {**default, **chosen}
-        if chosen == value:
+        picked = preset[option.id]
+        if option.type == "map" and picked is not None:
+            picked = {**default, **picked}
+        if picked == value:
             return "preset"
+    if option.derive is not None and option.id not in chosen:
+        return "derived"
     return "room"
 
 
 def rule_page(
-    variant_key: str, lang: str, *, rules: dict | None = None, preset: dict | None = None
+    variant_key: str,
+    lang: str,
+    *,
+    rules: dict | None = None,
+    preset: dict | None = None,
+    chosen: dict | None = None,
 ) -> dict:
-    """Everything a rules page shows.  With ``rules`` (本桌规则: a room's effective rules)
-    and ``preset`` (the choices of the club preset version it came from), each option
-    says whether it differs from the default and where its value came from."""
+    """Everything a rules page shows.  With ``rules`` (本桌规则: a room's effective rules),
+    ``preset`` (the layer of the club preset version it came from) and ``chosen`` (the
+    room's choices), each option says whether it differs from the default and where its
+    value came from."""
     variant = get_variant(variant_key)
     preset = variant.options.upgrade(preset or {})
+    chosen = {**preset, **variant.options.upgrade(chosen or {})}
     defaults = variant.resolve_options()
     opts = variant.options.resolve_stored(rules) if rules is not None else defaults
     names = variant.pattern_names()
@@ -173,7 +183,7 @@ def rule_page(
             shown = _text(option, changed, lang, names) if changed else _("as default")
         else:
             shown = _text(option, value, lang, names)
-        source = _source(option, value, default, preset)
+        source = _source(option, value, default, preset, chosen)
         options.append(
             {
                 "id": option.id,

@@ -189,15 +189,15 @@ def rules(request, variant):
     if not throttles.allowed(RecordsReadThrottle, request):
         return _too_many(request)
     room = None
-    rules_in_force = preset = None
+    rules_in_force = preset = chosen = None
     raw_room = request.GET.get("room", "")
     if raw_room:
         room = _visible_room(int(raw_room), request.user) if raw_room.isdigit() else None
         if room is None or room.variant != variant:
             raise Http404("no such room")
-        rules_in_force = room.rules
+        rules_in_force, chosen = room.rules, room.rule_choices
         preset = _preset_layer(room.preset_version) if room.preset_version else None
-    page = rulebook.rule_page(variant, _lang(), rules=rules_in_force, preset=preset)
+    page = rulebook.rule_page(variant, _lang(), rules=rules_in_force, preset=preset, chosen=chosen)
     return render(
         request,
         "rules/rules.html",
