@@ -48,23 +48,10 @@ EXAMPLES: tuple[tuple[str, str, str], ...] = (
     ("123m456m789p12s55s", "3s", "discard"),
 )
 
-TILE_GLYPHS = {
-    "m": [chr(0x1F007 + i) for i in range(9)],
-    "s": [chr(0x1F010 + i) for i in range(9)],
-    "p": [chr(0x1F019 + i) for i in range(9)],
-    # 东 南 西 北 白 发 中
-    "z": [chr(c) for c in (0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004)],
-}
 
-
-def tile_faces(notation: str) -> list[dict]:
-    """Tiles for a page: each one's notation and its Unicode face."""
-    out = []
-    for t in sorted(T.parse(notation)):
-        name = T.to_str(t)
-        glyphs = TILE_GLYPHS.get(name[-1])
-        out.append({"name": name, "face": glyphs[int(name[:-1]) - 1] if glyphs else name})
-    return out
+def tile_codes(notation: str) -> list[str]:
+    """Tiles in notation, one code each ("1m", "5z"), in the canonical order."""
+    return [T.to_str(t) for t in sorted(T.parse(notation))]
 
 
 def listed_keys() -> list[str]:
@@ -94,8 +81,9 @@ def _scored_examples(variant, opts) -> dict[str, dict]:
             found.setdefault(
                 item.id,
                 {
-                    "tiles": tile_faces(hand),
-                    "win": tile_faces(win)[0],
+                    "tiles": tile_codes(hand),
+                    "win": win,
+                    "text": f"{T.fmt(T.parse(hand))} + {win}",
                     "self_draw": win_type == "self_draw",
                     "value": item.value,
                     "total": score.total,
