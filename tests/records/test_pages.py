@@ -76,3 +76,11 @@ def test_club_records_filter_and_the_csv_link_for_managers(club, people, who, cs
 
 def test_club_records_are_for_members(club, people):
     assert _client(people["outsider"]).get(f"/clubs/{club.pk}/records/").status_code == 404
+
+
+def test_the_profile_links_my_records_and_the_home_page_the_rules(four):
+    profile = _client(four[0], "zh-hans").get("/accounts/profile/").content.decode()
+    assert 'href="/records/"' in profile and "我的战绩" in profile
+    home = _client(None, "en").get("/").content.decode()
+    for key in ("sichuan", "hangzhou", "guangzhou", "ningbo"):
+        assert f'href="/rules/{key}/"' in home
