@@ -67,11 +67,13 @@ def room_qr(request, pk):
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_invite(request, code):
+    # Each look-up of a code counts against the join limit: a code must not be guessable
+    # by reading pages either.
+    if not throttles.allowed(ClubJoinThrottle, request):
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("clubs")
     club = Club.objects.filter(invite_code=code.upper()[:8]).first()
     if request.method == "POST":
-        if not throttles.allowed(ClubJoinThrottle, request):
-            messages.error(request, _("Too many join attempts: wait a minute and try again."))
-            return redirect("clubs")
         try:
             m, _created = club_services.club_join(user=request.user, invite_code=code)
         except club_services.ClubError as e:
@@ -87,6 +89,9 @@ def club_invite(request, code):
 
 @login_required
 def room_invite(request, code):
+    if not throttles.allowed(throttles.JoinCodeThrottle, request):  # as typing the code
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("lobby")
     room = Room.objects.filter(code=code.upper()[:6]).first()
     if room is None:
         raise Http404("no such invite")

@@ -176,6 +176,8 @@ UNITS = {"fan": gettext_lazy("fan"), "tai": gettext_lazy("tai"), "times": gettex
 
 
 def rules_index(request):
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
     return render(
         request,
         "rules/index.html",

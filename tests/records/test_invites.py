@@ -100,3 +100,17 @@ def test_qr_codes_are_throttled(club, people, monkeypatch):
     client = _client(people["member"])
     codes = [client.get(f"/clubs/{club.pk}/invite/qr.svg").status_code for _ in range(2)]
     assert codes == [200, 429]
+
+
+def test_reading_invite_pages_counts_against_the_join_limits(club, room, make_user, monkeypatch):
+    """A code must not be guessable by reading pages: each look-up is a join attempt."""
+    from games.throttles import JoinCodeThrottle
+    from records.throttles import ClubJoinThrottle
+
+    monkeypatch.setattr(ClubJoinThrottle, "THROTTLE_RATES", {"club_join": "1/min"})
+    monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"room_join": "1/min"})
+    client = _client(make_user("prober"))
+    assert client.get("/invite/club/AAAAAAAA/").status_code == 404
+    assert client.get(f"/invite/club/{club.invite_code}/")["Location"] == "/clubs/"
+    assert client.get("/invite/room/AAAAAA/").status_code == 404
+    assert client.get(f"/invite/room/{room.code}/")["Location"] == "/lobby/"
