@@ -49,6 +49,15 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     assert room["status"] == 201, room
     room_id = room["data"]["id"]
 
+    # The club page shares its invite as a link and a QR code drawn by the server.
+    page.goto(f"{base}/clubs/{club_id}/")
+    qr = page.locator("#club .invite-qr")
+    expect(qr).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#club .invite-qr').complete")
+    assert qr.evaluate("img => img.naturalWidth") > 0
+    assert page.locator("#club-invite-link").input_value().startswith(f"{base}/invite/club/")
+    assert page.evaluate(FITS) <= 0, "the club page is wider than the phone"
+
     # The table's help links to 本桌规则; the player hands the seat to auto-play.
     page.goto(f"{base}/rooms/{room_id}/")
     expect(page.locator("#link-table-rules")).to_have_attribute(
@@ -66,6 +75,7 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     # 我的战绩 → the match's 大结算.
     page.goto(f"{base}/records/")
     expect(page.locator("h1")).to_have_text("我的战绩")
+    assert page.evaluate(FITS) <= 0, "我的战绩 is wider than the phone"
     page.locator(f'[data-match="{match["id"]}"] a.record-link').click()
     page.wait_for_url(re.compile(rf"/records/matches/{match['id']}/$"))
     expect(page.locator("#standings tbody tr")).to_have_count(4)
@@ -91,6 +101,7 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     expect(page.locator(f'[data-match="{match["id"]}"]')).to_have_count(1)
     csv_link = page.locator("#csv-link")
     expect(csv_link).to_be_visible()
+    assert page.evaluate(FITS) <= 0, "the club's records are wider than the phone"
     csv = page.evaluate("async (u) => (await fetch(u)).text()", csv_link.get_attribute("href"))
     assert len(csv.strip().splitlines()) == 1 + 4
 
