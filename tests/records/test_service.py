@@ -14,6 +14,20 @@ from tests.games.conftest import four_seated, play_out
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def wait_recorded(room, timeout: float = 30) -> Match:
+    """The record is written by a task queued after the last settlement: inline here, on
+    a real worker in the services profile (after the settlement task is done)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = Match.objects.filter(room=room).first()
+        if match is not None:
+            return match
+        time.sleep(0.1)
+    raise AssertionError(f"the match of room {room.pk} was not recorded within {timeout} s")
+
+
 def test_a_finished_match_is_recorded_once_with_its_figures(make_user):
     users = [make_user(n) for n in ("ann", "bo", "cy", "di")]
     room, _first = four_seated(users, hands=2)
@@ -25,7 +39,7 @@ def test_a_finished_match_is_recorded_once_with_its_figures(make_user):
     play_out(room)
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED
-    match = Match.objects.get(room=room)  # written by the last settlement's task
+    match = wait_recorded(room)  # written by a task the last settlement queued
     hands = list(Hand.objects.filter(room=room).order_by("number"))
     assert [h["id"] for h in match.summary["hands"]] == [h.pk for h in hands]
     assert match.ended_by == "complete"
@@ -51,7 +65,7 @@ def test_backfill_records_rooms_that_finished_unrecorded(make_user):
     users = [make_user(n) for n in ("ann", "bo", "cy", "di")]
     room, _hand = four_seated(users, hands=1)
     play_out(room)
-    Match.objects.all().delete()
+    wait_recorded(room).delete()
     call_command("records_backfill")
     assert Match.objects.filter(room=room).count() == 1
     call_command("records_backfill")
