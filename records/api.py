@@ -11,6 +11,7 @@ import datetime
 import io
 
 from django.http import HttpResponse
+from django.utils.translation import get_language
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.pagination import PageNumberPagination
@@ -77,6 +78,33 @@ class MatchDetailView(APIView):
         if match is None:
             raise exceptions.NotFound("no such match")
         return Response(selectors.match_payload(match))
+
+
+SUMMARY = OpenApiResponse(
+    description=(
+        '{"players": [{"seat", "name", "is_bot", "total", "wins", "self_draws", "fed", '
+        '"best": {"hand", "number", "total", "win_type", "items": [{"id", "name", "value"}]}'
+        '|null, "marks": ["big_winner"|"top_feeder"]}], "hands": [{"id", "number", '
+        '"deltas", "wins": [{"seat", "name", "win_type", "from", "from_name", "total", '
+        '"items"}]}]}'
+    )
+)
+
+
+class MatchSummaryView(APIView):
+    """``GET /api/matches/{id}/summary/``: the 大结算 (the data the match page and its
+    image are drawn from), names in the reader's language."""
+
+    permission_classes = []
+    throttle_classes = [RecordsReadThrottle]
+
+    @extend_schema(operation_id="match_summary", responses={200: SUMMARY, 404: ERROR})
+    def get(self, request, pk):
+        match = selectors.visible_match(pk, request.user)
+        if match is None:
+            raise exceptions.NotFound("no such match")
+        lang = "en" if (get_language() or "").startswith("en") else "zh-hans"
+        return Response(selectors.match_view(match, lang))
 
 
 def _date(params, name: str) -> datetime.date | None:

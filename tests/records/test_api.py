@@ -189,5 +189,18 @@ def test_records_reads_are_throttled(four, client_for, settings, monkeypatch):
 
 def test_the_schema_names_the_records_endpoints(client_for, four):
     schema = client_for(four[0]).get("/api/schema/?format=json").json()
-    for path in ("/api/matches/", "/api/matches/{id}/", "/api/clubs/{id}/matches/"):
+    paths = ("/api/matches/", "/api/matches/{id}/", "/api/matches/{id}/summary/")
+    for path in (*paths, "/api/clubs/{id}/matches/"):
         assert path in schema["paths"], path
+
+
+def test_the_summary_is_the_match_page_data_for_who_may_see_it(four, make_user, client_for):
+    match = recorded_match(four, totals=(6, 2, -3, -5), private=True)
+    body = client_for(four[0]).get(f"/api/matches/{match.pk}/summary/").json()
+    assert [p["total"] for p in body["players"]] == [6, 2, -3, -5]
+    assert [p["marks"] for p in body["players"]] == [["big_winner"], [], [], []]
+    assert [p["name"] for p in body["players"]] == ["ann", "bo", "cy", "di"]
+    assert [h["id"] for h in body["hands"]] == [101, 102]
+    assert body["hands"][0]["wins"][0]["win_type"] == "self_draw"
+    r = client_for(make_user("zed")).get(f"/api/matches/{match.pk}/summary/")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
