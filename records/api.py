@@ -121,9 +121,10 @@ def _member(params) -> int | None:
     raw = params.get("member")
     if not raw:
         return None
-    if not raw.isdigit():
+    member = selectors.row_id(raw)
+    if member is None:
         raise club_services.ClubError("bad_request", "member: a user id")
-    return int(raw)
+    return member
 
 
 class ClubMatchesView(ClubAPIView):

@@ -7,9 +7,18 @@ import datetime
 from django.db.models import QuerySet
 
 from clubs import selectors as club_selectors
+from config.converters import MAX_ID
 from games.bot_accounts import display_names
 from games.rules import get_variant
 from records.models import Match
+
+
+def row_id(raw: str | None) -> int | None:
+    """A row id sent in a query string, or None when it is not one (a number past what a
+    primary key holds would overflow in the database)."""
+    if not raw or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
+        return None
+    return int(raw)
 
 
 def _with_players(qs: QuerySet) -> QuerySet:

@@ -79,8 +79,7 @@ def club_records(request, pk):
         raise Http404("no such club")
     if not throttles.allowed(RecordsReadThrottle, request):
         return _too_many(request)
-    raw_member = request.GET.get("member", "")
-    member = int(raw_member) if raw_member.isdigit() else None
+    member = selectors.row_id(request.GET.get("member"))
     since, until = _date(request.GET.get("since")), _date(request.GET.get("until"))
     qs = selectors.club_matches(pk, member=member, since=since, until=until)
     page = Paginator(qs, PER_PAGE).get_page(request.GET.get("page"))
@@ -194,7 +193,8 @@ def rules(request, variant):
     rules_in_force = preset = chosen = None
     raw_room = request.GET.get("room", "")
     if raw_room:
-        room = _visible_room(int(raw_room), request.user) if raw_room.isdigit() else None
+        room_id = selectors.row_id(raw_room)
+        room = _visible_room(room_id, request.user) if room_id is not None else None
         if room is None or room.variant != variant:
             raise Http404("no such room")
         rules_in_force, chosen = room.rules, room.rule_choices

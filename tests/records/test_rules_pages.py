@@ -129,7 +129,8 @@ def test_table_rules_are_for_who_can_see_the_room(club_room, people):
     assert _get(url, "en", people["owner"]).status_code == 200  # a member of the club
     wrong = f"/rules/ningbo/?room={club_room.pk}"
     assert _get(wrong, "en", people["member"]).status_code == 404
-    assert _get("/rules/sichuan/?room=abc", "en", people["member"]).status_code == 404
+    for bad in ("abc", "9" * 25, str(2**63)):
+        assert _get(f"/rules/sichuan/?room={bad}", "en", people["member"]).status_code == 404
 
 
 def test_the_room_page_and_the_lobby_link_to_the_table_rules(club_room, people):
