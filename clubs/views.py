@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -70,7 +69,6 @@ def ui_strings() -> dict[str, str]:
         "rated": _("Rated"),
         "unrated": _("Unrated"),
         "confirm_deny": _("Deny this request to join?"),
-        "copied": _("Copied"),
         "errors": {**error_messages(), **club_errors()},
     }
 
@@ -157,9 +155,6 @@ def club(request, pk):
             "variants": variants,
             "variant": variant,
             "leaderboard": club_leaderboard(pk, variant),
-            "invite_link": request.build_absolute_uri(
-                f"{reverse('clubs')}?code={m.club.invite_code}"
-            ),
             "boot": _boot(request, m),
         },
     )

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "leaderboards",
+    "records",
 ]
 
 MIDDLEWARE = [

@@ -24,6 +24,7 @@ from games import publish, rows
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
 from games.selectors import HAND_COLUMNS, SETTLEMENT_COLUMNS, settled_payload
+from records.services import match_finished_on_commit
 
 SETTLE_TASK = "games.tasks.settle_hand"
 
@@ -121,6 +122,7 @@ def hand_settle(hand_id) -> Settlement | None:
     rows.add_amounts(Seat, "index", deltas, "score", where={"room": hand.room_id})
     balances = {hand.players[i]: d for i, d in deltas.items() if hand.players[i] is not None}
     rows.add_amounts(get_user_model(), "id", balances, "balance")
+    match_finished_on_commit(hand.room_id)  # the match's record, if this was its last hand
     return settlement
 
 

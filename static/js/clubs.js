@@ -47,19 +47,6 @@ onSubmit("#club-create-form", async (f) => {
 const invited = new URLSearchParams(location.search).get("code");
 if (invited && $("#club-code")) $("#club-code").value = invited;
 
-// Copy buttons: the invite code and the invite link.
-for (const b of document.querySelectorAll("button[data-copy]")) {
-  b.addEventListener("click", async () => {
-    const text = document.getElementById(b.dataset.copy).textContent.trim();
-    try {
-      await navigator.clipboard.writeText(text);
-      b.textContent = S.copied;
-    } catch {
-      window.getSelection().selectAllChildren(document.getElementById(b.dataset.copy));
-    }
-  });
-}
-
 onSubmit("#club-join-form", async (f) => {
   const joined = await api("POST", "/api/clubs/join/", { invite_code: f.invite_code.value });
   // A club that vets who joins answers "pending": the request shows on this page.

@@ -70,6 +70,9 @@ async function loadRooms() {
     li.append(facts);
     const hl = ruleHighlights(r);
     li.append(el("div", "room-rules-hl", hl.length ? hl.join(" · ") : S.default_rules));
+    const rulesLink = el("a", "room-rules-link", box.dataset.rulesLabel);
+    rulesLink.href = `/rules/${r.variant}/?room=${r.id}`;
+    li.append(rulesLink);
     const link = el("a", "button button-small", r.status === "open" && r.free_seats ? S.join : S.watch);
     link.href = `/rooms/${r.id}/`;
     if (r.status === "open" && r.free_seats && r.my_seat === undefined) {

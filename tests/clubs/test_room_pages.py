@@ -67,5 +67,5 @@ def test_back_from_a_lobby_table_leads_to_the_lobby(client_for, people):
 def test_the_club_page_offers_the_code_and_link_to_copy(client_for, people, club):
     html = client_for(people["member"]).get(f"/clubs/{club.pk}/").content.decode()
 
-    assert 'data-copy="invite-code"' in html and 'data-copy="invite-link"' in html
-    assert f"/clubs/?code={club.invite_code}" in html
+    assert 'data-copy="invite-code"' in html and 'data-copy="club-invite-link"' in html
+    assert f"/invite/club/{club.invite_code}/" in html

@@ -1,0 +1,100 @@
+"""Invite links: a club's invite code and a room's join code as a link and a QR code.
+
+The link opens a page that says what it joins and asks to confirm (a scanned code
+never joins anyone by itself); joining goes through the same services, with the
+same throttles, as typing the code.  The QR codes (SVG, drawn by segno) are for
+the people who may see the code: a club's members, a room's seated players.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from clubs import selectors as club_selectors
+from clubs import services as club_services
+from clubs.models import Club
+from games import selectors as game_selectors
+from games import throttles
+from games.models import Room
+from records.throttles import ClubJoinThrottle, InviteQRThrottle
+
+
+def club_invite_url(request, club: Club) -> str:
+    return request.build_absolute_uri(reverse("club-invite", args=[club.invite_code]))
+
+
+def room_invite_url(request, room: Room) -> str:
+    return request.build_absolute_uri(reverse("room-invite", args=[room.code]))
+
+
+def _svg(text: str) -> HttpResponse:
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, title=text)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+@login_required
+def club_qr(request, pk):
+    m = club_selectors.membership_of(pk, request.user)
+    if m is None:
+        raise Http404("no such club")
+    if not throttles.allowed(InviteQRThrottle, request):
+        return render(request, "429.html", status=429)
+    return _svg(club_invite_url(request, m.club))
+
+
+@login_required
+def room_qr(request, pk):
+    room = Room.objects.filter(pk=pk).first()
+    if room is None or game_selectors.seat_of(room, request.user) is None:
+        raise Http404("no such room")
+    if not throttles.allowed(InviteQRThrottle, request):
+        return render(request, "429.html", status=429)
+    return _svg(room_invite_url(request, room))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_invite(request, code):
+    # Each look-up of a code counts against the join limit: a code must not be guessable
+    # by reading pages either.
+    if not throttles.allowed(ClubJoinThrottle, request):
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("clubs")
+    club = Club.objects.filter(invite_code=code.upper()[:8]).first()
+    if request.method == "POST":
+        try:
+            m, _created = club_services.club_join(user=request.user, invite_code=code)
+        except club_services.ClubError as e:
+            messages.error(request, e.message)
+            return redirect("clubs")
+        return redirect("club", pk=m.club_id)
+    if club is None:
+        raise Http404("no such invite")
+    if club_selectors.is_member(club.pk, request.user):
+        return redirect("club", pk=club.pk)
+    return render(request, "records/invite_club.html", {"club": club, "code": code})
+
+
+@login_required
+def room_invite(request, code):
+    if not throttles.allowed(throttles.JoinCodeThrottle, request):  # as typing the code
+        messages.error(request, _("Too many join attempts: wait a minute and try again."))
+        return redirect("lobby")
+    room = Room.objects.filter(code=code.upper()[:6]).first()
+    if room is None:
+        raise Http404("no such invite")
+    if game_selectors.seat_of(room, request.user) is not None:
+        return redirect("room", pk=room.pk)
+    return render(request, "records/invite_room.html", {"room": room, "code": room.code})

@@ -1,0 +1,178 @@
+"""Reads of match records for the API and the pages."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db.models import QuerySet
+
+from clubs import selectors as club_selectors
+from config.converters import MAX_ID
+from games.bot_accounts import display_names
+from games.rules import get_variant
+from records.models import Match
+
+
+def row_id(raw: str | None) -> int | None:
+    """A row id sent in a query string, or None when it is not one (a number past what a
+    primary key holds would overflow in the database)."""
+    if not raw or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
+        return None
+    return int(raw)
+
+
+def _with_players(qs: QuerySet) -> QuerySet:
+    return qs.select_related("room").prefetch_related("players__user")
+
+
+def matches_of(user) -> QuerySet:
+    """The matches ``user`` played a hand of, newest first."""
+    return _with_players(Match.objects.filter(participants=user))
+
+
+def club_matches(
+    club_id,
+    *,
+    member: int | None = None,
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+) -> QuerySet:
+    """A club's matches, newest first; ``member`` played in them, ended within the
+    dates (both included)."""
+    qs = Match.objects.filter(club_id=club_id)
+    if member is not None:
+        qs = qs.filter(participants=member)
+    if since is not None:
+        qs = qs.filter(ended_at__date__gte=since)
+    if until is not None:
+        qs = qs.filter(ended_at__date__lte=until)
+    return _with_players(qs)
+
+
+def match_visible_to(match: Match, user) -> bool:
+    """As a room's hands are: a private (or club) room's match is for the people who
+    played in it; every other match is public."""
+    room = match.room
+    if not (room.private or club_selectors.room_hidden_from(match.club_id, user)):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return match.participants.filter(pk=user.pk).exists()
+
+
+def visible_match(pk, user) -> Match | None:
+    match = _with_players(Match.objects.filter(pk=pk)).first()
+    if match is None or not match_visible_to(match, user):
+        return None
+    return match
+
+
+def match_payload(match: Match) -> dict:
+    """The public shape of one match (``GET /api/matches/{id}/``)."""
+    return {
+        "id": match.pk,
+        "variant": match.variant,
+        "club": match.club_id,
+        "room": match.room_id,
+        "started_at": match.started_at.isoformat(),
+        "ended_at": match.ended_at.isoformat(),
+        "ended_by": match.ended_by,
+        "players": [
+            {"seat": p.seat, "name": p.name, "is_bot": p.is_bot, "total": p.total}
+            for p in match.players.all()
+        ],
+        "hands": [h["id"] for h in match.summary.get("hands", [])],
+    }
+
+
+CSV_HEADER = [
+    "match",
+    "variant",
+    "club",
+    "room",
+    "started_at",
+    "ended_at",
+    "ended_by",
+    "seat",
+    "user_id",
+    "name",
+    "is_bot",
+    "total",
+]
+
+
+def csv_rows(matches) -> list[list]:
+    """One row per player per match, under ``CSV_HEADER``."""
+    return [
+        [
+            m.pk,
+            m.variant,
+            m.club_id or "",
+            m.room_id,
+            m.started_at.isoformat(),
+            m.ended_at.isoformat(),
+            m.ended_by,
+            p.seat,
+            p.user_id or "",
+            p.name,
+            int(p.is_bot),
+            p.total,
+        ]
+        for m in matches
+        for p in m.players.all()
+    ]
+
+
+def _named(names: dict | None, lang: str, fallback: str) -> str:
+    return names[lang] if names else fallback
+
+
+def match_view(match: Match, lang: str) -> dict:
+    """The match page's 大结算: the stored summary with names for people (players,
+    scoring items) in ``lang`` ("zh-hans" or "en"); the browser draws the image from it."""
+    patterns = get_variant(match.variant).pattern_names()
+    players = {p.seat: p for p in match.players.all()}
+
+    def name(seat) -> str:
+        p = players.get(seat)
+        if p is None:
+            return "?"
+        return _named(display_names(p.user) if p.user else None, lang, p.name or "?")
+
+    def items(raw) -> list[dict]:
+        return [
+            {
+                "id": i["id"],
+                "name": patterns.get(i["id"], {}).get(lang, i["id"]),
+                "value": i["value"],
+            }
+            for i in raw
+        ]
+
+    out_players = []
+    for p in match.summary.get("players", []):
+        best = p["best"]
+        out_players.append(
+            {
+                **p,
+                "name": name(p["seat"]),
+                "is_bot": players[p["seat"]].is_bot if p["seat"] in players else False,
+                "best": {**best, "items": items(best["items"])} if best else None,
+            }
+        )
+    hands = [
+        {
+            **h,
+            "wins": [
+                {
+                    **w,
+                    "name": name(w["seat"]),
+                    "from_name": name(w["from"]) if w["from"] is not None else "",
+                    "items": items(w["items"]),
+                }
+                for w in h["wins"]
+            ],
+        }
+        for h in match.summary.get("hands", [])
+    ]
+    return {"players": out_players, "hands": hands}

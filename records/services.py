@@ -1,0 +1,103 @@
+"""Writing match records.
+
+``match_finished`` records a match once it is over: it reads the room's hands and
+settlements and writes the record once.  The settlement of every hand asks for it
+after its commit (``match_finished_on_commit``, from ``games.finisher.hand_settle``):
+a task that records the match if that hand was its last.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Hand, Room, Settlement
+from records.models import Match, MatchPlayer
+from records.summary import summarise
+
+
+def _win_records(hand: Hand) -> list:
+    state = hand.state or {}
+    return list(state.get("won") or [None] * 4)
+
+
+def ended_by_of(room: Room) -> str:
+    """How a finished room's match ended: every hand played (or the match over by its own
+    rules), else cut short."""
+    if room.hands_played >= room.hands_total or (room.match or {}).get("finished"):
+        return Match.EndedBy.COMPLETE
+    return Match.EndedBy.DISSOLVED
+
+
+def _queue_record(room_id) -> None:
+    from records.tasks import record_match  # the task module imports this one
+
+    record_match.delay(room_id)
+
+
+def match_finished_on_commit(room_id) -> None:
+    """After the current transaction commits, record the room's match if it is over
+    (the task ``records.tasks.record_match``)."""
+    transaction.on_commit(lambda: _queue_record(room_id))
+
+
+def match_finished(room, ended_by: str = Match.EndedBy.COMPLETE) -> Match | None:
+    """Record the match of ``room`` (a Room or its id) and return the record.
+
+    Idempotent: a match already recorded is returned as it is.  Nothing is written
+    (None) while the room is still playing, when it dealt no hand to the end, or while
+    one of its finished hands still awaits its settlement: the last settlement to be
+    stored calls this again."""
+    room_id = room.pk if isinstance(room, Room) else room
+    existing = Match.objects.filter(room_id=room_id).first()
+    if existing is not None:
+        return existing
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None or room.status != Room.Status.FINISHED:
+        return None
+    hands = list(Hand.objects.filter(room=room, status=Hand.Status.ENDED).order_by("number"))
+    if not hands:
+        return None
+    deltas = dict(Settlement.objects.filter(hand__in=hands).values_list("hand_id", "deltas"))
+    if len(deltas) < len(hands):
+        return None
+    summary = summarise(
+        [
+            {"id": h.pk, "number": h.number, "deltas": deltas[h.pk], "won": _win_records(h)}
+            for h in hands
+        ]
+    )
+    last = hands[-1]
+    ids = {u for h in hands for u in h.players if u}
+    users = get_user_model().objects.in_bulk(ids)
+    with transaction.atomic():
+        match, created = Match.objects.get_or_create(
+            room=room,
+            defaults={
+                "variant": room.variant,
+                "club_id": room.club_id,
+                "started_at": hands[0].started_at,
+                "ended_at": last.ended_at or timezone.now(),
+                "ended_by": ended_by,
+                "summary": summary,
+            },
+        )
+        if not created:
+            return match
+        players = []
+        for p in summary["players"]:
+            user = users.get(last.players[p["seat"]])
+            players.append(
+                MatchPlayer(
+                    match=match,
+                    seat=p["seat"],
+                    user=user,
+                    name=user.shown_name if user else "",
+                    is_bot=bool(user and user.is_bot),
+                    total=p["total"],
+                )
+            )
+        MatchPlayer.objects.bulk_create(players)
+        match.participants.set([u for u in users.values() if not u.is_bot])
+    return match

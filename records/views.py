@@ -1,0 +1,207 @@
+"""Record pages (我的战绩, a club's 战绩, one match's 大结算) and the rules pages.
+
+They read through ``records.selectors``, refuse what the API refuses (a match one
+may not see is not found; a club's records are for its members) and count against
+the same throttle as the API.  The summary image is drawn in the browser
+(``static/js/records.js``) from the data the page shows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from games import selectors as game_selectors
+from games import throttles
+from games.models import Room
+from games.variants import VARIANTS
+from records import rulebook, selectors
+from records.throttles import RecordsReadThrottle
+
+PER_PAGE = 20
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "").startswith("en") else "zh-hans"
+
+
+def _variant_names() -> dict:
+    return {v.key: v.name for v in VARIANTS}
+
+
+def _too_many(request):
+    return render(request, "429.html", status=429)
+
+
+def _rows(matches, me=None) -> list[dict]:
+    """Matches as the lists show them: players with totals, the reader's seat marked."""
+    names = _variant_names()
+    return [
+        {
+            "match": m,
+            "variant_name": names.get(m.variant, m.variant),
+            "players": list(m.players.all()),
+            "mine": next((p for p in m.players.all() if me and p.user_id == me.pk), None),
+        }
+        for m in matches
+    ]
+
+
+@login_required
+def my_records(request):
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
+    page = Paginator(selectors.matches_of(request.user), PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request, "records/my_records.html", {"page": page, "rows": _rows(page, request.user)}
+    )
+
+
+def _date(raw: str | None) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None
+
+
+@login_required
+def club_records(request, pk):
+    m = club_selectors.membership_of(pk, request.user)
+    if m is None:
+        raise Http404("no such club")
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
+    member = selectors.row_id(request.GET.get("member"))
+    since, until = _date(request.GET.get("since")), _date(request.GET.get("until"))
+    qs = selectors.club_matches(pk, member=member, since=since, until=until)
+    page = Paginator(qs, PER_PAGE).get_page(request.GET.get("page"))
+    filters = {
+        k: v
+        for k, v in (
+            ("member", member),
+            ("since", since and since.isoformat()),
+            ("until", until and until.isoformat()),
+        )
+        if v
+    }
+    return render(
+        request,
+        "records/club_records.html",
+        {
+            "club": m.club,
+            "me": m,
+            "page": page,
+            "rows": _rows(page, request.user),
+            "members": club_selectors.members(pk),
+            "member": member,
+            "since": since,
+            "until": until,
+            "query": urlencode(filters),
+            "csv_query": urlencode({**filters, "format": "csv"}),
+        },
+    )
+
+
+def image_strings() -> dict[str, str]:
+    """The summary image's words, in the reader's language."""
+    return {
+        "title": _("Match summary"),
+        "total": _("Total"),
+        "wins": _("Wins"),
+        "self_draws": _("Self-draws"),
+        "fed": _("Dealt in"),
+        "best": _("Best hand"),
+        "big_winner": _("Big winner"),
+        "top_feeder": _("Top feeder"),
+        "hand": _("Hand"),
+    }
+
+
+def match(request, pk):
+    record = selectors.visible_match(pk, request.user)
+    if record is None:
+        raise Http404("no such match")
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
+    view = selectors.match_view(record, _lang())
+    variant_name = _variant_names().get(record.variant, record.variant)
+    boot = {
+        "variant": str(variant_name),
+        "ended_at": record.ended_at.strftime("%Y-%m-%d %H:%M"),
+        "players": view["players"],
+        "hands": view["hands"],
+        "strings": image_strings(),
+        "filename": f"match-{record.pk}.png",
+    }
+    return render(
+        request,
+        "records/match.html",
+        {
+            "record": record,
+            "variant_name": variant_name,
+            "players": view["players"],
+            "hands": view["hands"],
+            "boot": boot,
+        },
+    )
+
+
+def _visible_room(pk, user) -> Room | None:
+    """A room as the room page shows it: a private or club room only to its players."""
+    room = Room.objects.filter(pk=pk).select_related("preset_version__preset").first()
+    if room is None:
+        return None
+    hidden = room.private or club_selectors.room_hidden_from(room.club_id, user)
+    if hidden and (not user.is_authenticated or game_selectors.seat_of(room, user) is None):
+        return None
+    return room
+
+
+def _preset_layer(version) -> dict:
+    """A preset version's layer of a room's rules: its choices and its locked values."""
+    pinned = {k: version.rules[k] for k in version.locked if k in version.rules}
+    return {**version.choices, **pinned}
+
+
+UNITS = {"fan": gettext_lazy("fan"), "tai": gettext_lazy("tai"), "times": gettext_lazy("times")}
+
+
+def rules_index(request):
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
+    return render(
+        request,
+        "rules/index.html",
+        {"variants": [v for v in VARIANTS if v.key in rulebook.listed_keys()]},
+    )
+
+
+def rules(request, variant):
+    if variant not in rulebook.listed_keys():
+        raise Http404("no such rule set")
+    if not throttles.allowed(RecordsReadThrottle, request):
+        return _too_many(request)
+    room = None
+    rules_in_force = preset = chosen = None
+    raw_room = request.GET.get("room", "")
+    if raw_room:
+        room_id = selectors.row_id(raw_room)
+        room = _visible_room(room_id, request.user) if room_id is not None else None
+        if room is None or room.variant != variant:
+            raise Http404("no such room")
+        rules_in_force, chosen = room.rules, room.rule_choices
+        preset = _preset_layer(room.preset_version) if room.preset_version else None
+    page = rulebook.rule_page(variant, _lang(), rules=rules_in_force, preset=preset, chosen=chosen)
+    return render(
+        request,
+        "rules/rules.html",
+        {"page": page, "room": room, "unit": UNITS.get(page["unit"], page["unit"])},
+    )
