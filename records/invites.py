@@ -75,11 +75,13 @@ def club_invite(request, code):
     club = Club.objects.filter(invite_code=code.upper()[:8]).first()
     if request.method == "POST":
         try:
-            m, _created = club_services.club_join(user=request.user, invite_code=code)
+            joined = club_services.club_join(user=request.user, invite_code=code)
         except club_services.ClubError as e:
             messages.error(request, e.message)
             return redirect("clubs")
-        return redirect("club", pk=m.club_id)
+        if joined.membership is None:  # the club vets who joins: the request waits
+            return redirect(f"{reverse('clubs')}?requested#my-requests")
+        return redirect("club", pk=joined.membership.club_id)
     if club is None:
         raise Http404("no such invite")
     if club_selectors.is_member(club.pk, request.user):

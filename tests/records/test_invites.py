@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from clubs.models import Membership
+from clubs.models import JoinRequest, Membership
 from games import services
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,15 @@ def test_the_invite_link_asks_then_joins(club, people):
     assert Membership.objects.filter(club=club, user=people["outsider"]).exists()
     assert client.get(url)["Location"] == f"/clubs/{club.pk}/"  # a member goes straight in
     assert client.get("/invite/club/NOPE2345/").status_code == 404
+
+
+def test_the_invite_link_of_a_club_that_vets_joins_leaves_a_request(club, people):
+    club.join_needs_approval = True
+    club.save(update_fields=["join_needs_approval"])
+    r = _client(people["outsider"]).post(f"/invite/club/{club.invite_code}/")
+    assert r.status_code == 302 and r["Location"] == "/clubs/?requested#my-requests"
+    assert not Membership.objects.filter(club=club, user=people["outsider"]).exists()
+    assert JoinRequest.objects.filter(club=club, user=people["outsider"]).count() == 1
 
 
 def test_the_club_invite_link_is_throttled_like_the_api(club, people, make_user, monkeypatch):
