@@ -172,8 +172,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task taken by a worker that died unacknowledged goes back to the queue after this many
 # seconds (Redis' default is an hour).  Longer than any task runs (a settlement takes
 # milliseconds), or a slow one would be handed to a second worker while the first works.
+# A broker that does not answer is given up on after a few seconds, not the system's TCP
+# timeout (the send after a hand's end waits on it).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "socket_connect_timeout": 2,
 }
 # A send to a broker that is down fails fast rather than holding up the move that ended a
 # hand: the hand stays owed its settlement and the sweeper resends it (games.settling).

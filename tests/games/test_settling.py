@@ -149,3 +149,37 @@ def test_failing_sweeps_back_off_and_log_once_per_outage(monkeypatch, caplog):
     pace = sweeper.Pace(1.0)
     outage["left"] = 10
     assert max(pace.step() for _ in range(10)) == sweeper.BACKOFF_CEILING
+
+
+def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, caplog):
+    """A server process's sweeper loop (``sweep_forever``) outlives failing sweeps."""
+    import asyncio
+
+    calls = []
+
+    def sweep_once():
+        calls.append(time.monotonic())
+        if len(calls) <= 3:
+            raise OperationalError("server closed the connection unexpectedly")
+        return 0
+
+    monkeypatch.setattr(sweeper, "sweep_once", sweep_once)
+
+    async def run():
+        task = asyncio.ensure_future(sweeper.sweep_forever(0.01))
+        while len(calls) < 6:
+            assert not task.done(), task
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    with caplog.at_level(logging.INFO, logger="games.sweeper"):
+        asyncio.run(run())
+    pauses = [b - a for a, b in zip(calls, calls[1:], strict=False)]
+    assert pauses[2] >= 0.08  # the third failure waits 2**3 intervals
+    assert [r.levelname for r in caplog.records] == ["ERROR", "WARNING"]
+
+
+def test_a_dead_workers_task_returns_to_the_queue_within_minutes():
+    timeout = project_app.conf.broker_transport_options["visibility_timeout"]
+    assert 60 <= timeout <= 900  # Redis' own default is an hour
+    assert project_app.conf.task_acks_late is True
