@@ -7,19 +7,22 @@ with plain SQL.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 
-from tests.live import ROOT, free_port
+from tests.live import DAPHNE, ROOT, free_port
 
 # The newest PostgreSQL server installed (Debian keeps each version's binaries apart).
 PG_BIN = max(
@@ -202,6 +205,29 @@ def worker(env: dict[str, str], log_dir: Path, n: int) -> Process:
     return proc
 
 
+def daphne(env: dict[str, str], log_dir: Path) -> tuple[Process, int]:
+    """A Daphne server (its sweeper starts with its first table socket) and its port."""
+    port = free_port()
+    proc = Process(
+        "daphne",
+        [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        env,
+        log_dir,
+    )
+    proc.start()
+    wait_for(lambda: _listening(port) or not proc.alive(), 30, "daphne to listen")
+    assert proc.alive(), proc.text()[-3000:]
+    return proc, port
+
+
+def _listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
 def sweeper(env: dict[str, str], log_dir: Path) -> Process:
     proc = Process("sweeper", [sys.executable, "manage.py", "run_sweeper"], env, log_dir)
     proc.start()
@@ -228,12 +254,65 @@ for r in range(rooms):
     for u in users:
         services.room_ready(room_id=room.pk, user=u)
     print("room", room.pk)
+if {cookie!r}:
+    from django.test import Client
+    client = Client()
+    client.force_login(users[0])
+    print("cookie", client.cookies["sessionid"].value)
 """
 
 
 def deal(env: dict[str, str], *, rooms: int, hands: int, tag: str) -> list[int]:
-    out = manage(env, "shell", "-c", DEAL.format(rooms=rooms, hands=hands, tag=tag))
-    return [int(line.split()[1]) for line in out.splitlines() if line.startswith("room ")]
+    return _deal(env, rooms=rooms, hands=hands, tag=tag)[0]
+
+
+def deal_with_session(env, *, rooms: int, hands: int, tag: str) -> tuple[list[int], str]:
+    """``deal``, and a session cookie of the last room's first player."""
+    return _deal(env, rooms=rooms, hands=hands, tag=tag, cookie=True)
+
+
+def _deal(env, *, rooms, hands, tag, cookie=False) -> tuple[list[int], str]:
+    script = DEAL.format(rooms=rooms, hands=hands, tag=tag, cookie=cookie)
+    found: dict[str, list[str]] = {"room": [], "cookie": []}
+    for line in manage(env, "shell", "-c", script).splitlines():
+        key, _, value = line.partition(" ")
+        if key in found:
+            found[key].append(value)
+    return [int(r) for r in found["room"]], "".join(found["cookie"])
+
+
+class Watcher:
+    """A player's table socket kept open (its frames read and dropped) in a thread."""
+
+    def __init__(self, port: int, room_id: int, session: str):
+        from websockets.sync.client import connect
+
+        self.closing = contextlib.ExitStack()
+        self.ws = self.closing.enter_context(
+            connect(
+                f"ws://127.0.0.1:{port}/ws/rooms/{room_id}/",
+                origin=f"http://127.0.0.1:{port}",
+                additional_headers={"Cookie": f"sessionid={session}"},
+                proxy=None,
+                open_timeout=10,
+            )
+        )
+        self.first = self.ws.recv(timeout=10)  # the snapshot: the socket was let in
+        self.thread = threading.Thread(target=self._drain, daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for _ in self.ws:
+                pass
+        except ConnectionClosed:
+            pass
+
+    def close(self) -> None:
+        self.closing.close()
+        self.thread.join(5)
 
 
 def count(dsn: str, sql: str, params=()) -> int:

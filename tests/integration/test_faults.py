@@ -26,6 +26,7 @@ from tests.integration.faults import (
     all_done,
     count,
     deal,
+    deal_with_session,
     ledger_problems,
     try_count,
     wait_for,
@@ -41,6 +42,7 @@ pytestmark = [
 # Hands per table: a full-length match, so its hands are rated publicly.
 HANDS = 8
 BACK_WITHIN = 60  # seconds from the services' return to every hand settled and rated
+OUTAGE_SECONDS = 4
 LOGS = faults.ROOT / "test-output" / "faults"  # each process's output, per test
 
 
@@ -71,12 +73,15 @@ class Stack:
         self.env = faults.environment(pg, self.redis)
         self.workers = [faults.worker(self.env, log_dir, 1)]
         self.sweeper = faults.sweeper(self.env, log_dir)
+        self.extra: list = []  # more processes and sockets, closed first
 
     def new_worker(self) -> faults.Process:
         self.workers.append(faults.worker(self.env, self.log_dir, len(self.workers) + 1))
         return self.workers[-1]
 
     def stop(self) -> None:
+        for thing in reversed(self.extra):
+            (thing.close if isinstance(thing, faults.Watcher) else thing.stop)()
         for proc in (self.sweeper, *self.workers):
             proc.stop()
         self.redis.stop()
@@ -107,6 +112,7 @@ def _settled_in_time(stack: Stack, rooms: list[int], since: float) -> None:
         )
     except AssertionError:
         raise AssertionError(stack.logs()) from None
+    print(f"all settled {time.monotonic() - since:.1f} s after the service returned")
     assert stack.sweeper.alive(), stack.sweeper.text()[-4000:]
     assert ledger_problems(stack.pg.dsn()) == [], stack.logs()
 
@@ -155,8 +161,13 @@ def test_a_worker_killed_holding_a_settlement(stack):
 
 
 def test_postgres_restarted_mid_hand(stack):
+    """With a Daphne process too, whose own sweeper (started by a table socket) must
+    outlive the outage like ``run_sweeper``."""
     dsn = stack.pg.dsn()
-    rooms = deal(stack.env, rooms=2, hands=HANDS, tag="pg")
+    rooms, session = deal_with_session(stack.env, rooms=2, hands=HANDS, tag="pg")
+    server, port = faults.daphne(stack.env, stack.log_dir)
+    stack.extra.append(server)
+    stack.extra.append(faults.Watcher(port, rooms[-1], session))
     wait_for(lambda: count(dsn, ENDED) >= 1, 30, "a hand to end before the restart")
     # The sweeper plays a dealt hand through at its next sweep: caught in between.
     wait_for(
@@ -170,10 +181,18 @@ def test_postgres_restarted_mid_hand(stack):
         step=0.02,
     )
     stack.pg.stop()
-    wait_for(lambda: OUTAGE in stack.sweeper.text(), 30, "the sweeper to notice the outage")
+    stopped = time.monotonic()
+    for proc in (stack.sweeper, server):
+        wait_for(lambda p=proc: OUTAGE in p.text(), 30, f"{proc.name} to notice the outage")
+    # Down for a few seconds (the fault itself, not a wait for anything): sweeps fail
+    # again and again meanwhile, backing off.
+    wait_for(lambda: time.monotonic() - stopped >= OUTAGE_SECONDS, 10, "the outage to last")
     stack.pg.start()
     back = time.monotonic()
     wait_for(lambda: try_count(dsn, "SELECT 1"), 10, "the database to answer")
     _settled_in_time(stack, rooms, back)
-    log = stack.sweeper.text()
-    assert log.count(OUTAGE) == 1 and log.count(RECOVERED) == 1, log[-4000:]
+    for proc in (stack.sweeper, server):
+        wait_for(lambda p=proc: RECOVERED in p.text(), 10, f"{proc.name} to sweep again")
+        assert proc.alive(), proc.text()[-4000:]
+        log = proc.text()
+        assert log.count(OUTAGE) == 1 and log.count(RECOVERED) == 1, log[-4000:]
