@@ -170,6 +170,21 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task taken by a worker that died unacknowledged goes back to the queue after this many
+# seconds (Redis' default is an hour).  Longer than any task runs (a settlement takes
+# milliseconds), or a slow one would be handed to a second worker while the first works.
+# A broker that does not answer is given up on after a few seconds, not the system's TCP
+# timeout (the send after a hand's end waits on it).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "socket_connect_timeout": 2,
+}
+# A send to a broker that is down fails fast rather than holding up the move that ended a
+# hand: the hand stays owed its settlement and the sweeper resends it (games.settling).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.1}
+# Seconds after a hand's end (and between resends) before the sweeper sends its settlement
+# task again while the hand is not marked settled.
+GAME_SETTLE_RESEND_SECONDS = float(os.environ.get("GAME_SETTLE_RESEND_SECONDS", "5"))
 CELERY_TIMEZONE = "UTC"
 # A worker keeps its database connection from task to task, as a server process does
 # (``config.celery.close_old_connections_around_task``).  Celery's Django fixup otherwise

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import publish, rows
+from games import publish, rows, settling
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
 from games.selectors import HAND_COLUMNS, SETTLEMENT_COLUMNS, settled_payload
 from records.services import match_finished_on_commit
-
-SETTLE_TASK = "games.tasks.settle_hand"
 
 
 def _only_bots(seats: list[Seat]) -> bool:
@@ -83,9 +80,8 @@ def announce_ended(room: Room, hand: Hand) -> None:
     publish.room_changed_on_commit(room.pk, merge=True)
     hand_id = hand.pk
     # Queued once the hand's messages are out: its ``settled`` must not overtake them.
-    publish.after_sent_on_commit(
-        lambda: current_app.signature(SETTLE_TASK, args=(hand_id,)).delay()
-    )
+    # A send that fails is logged; the hand stays owed its settlement (``games.settling``).
+    publish.after_sent_on_commit(lambda: settling.settlement_send(hand_id))
 
 
 @transaction.atomic

@@ -142,11 +142,22 @@ class Hand(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # When the settlement task finished (stored, rated, announced).  An ended hand without
+    # it still owes its settlement: the sweeper sends the task again (games.settling).
+    settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["room", "number"]
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="hand_unique_number"),
+        ]
+        indexes = [
+            # Only the hands still owed a settlement: a handful, however many have ended.
+            models.Index(
+                fields=["ended_at"],
+                name="hand_unsettled",
+                condition=models.Q(status="ended", settled_at__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -4,16 +4,22 @@ and keeps this process's sockets' presence fresh (expiring that of dead servers)
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
 re-read in ``services.hand_fire_deadline`` make exactly one of them act.
-``manage.py run_sweeper`` runs the same loop as a process of its own.
+``manage.py run_sweeper`` runs the same loop as a process of its own.  Each sweep
+also sends again the settlement of every hand still owed one (``games.settling``).
+
+A sweep that fails (the database or Redis down) is retried with a growing pause,
+logged once when the outage starts and once when sweeps work again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
@@ -22,12 +28,14 @@ _task: asyncio.Task | None = None
 # (Process-local by nature: these sockets live here; the database holds the rows.)
 LIVE_CHANNELS: set[str] = set()
 _last_beat = 0.0
+# The longest pause between sweeps while they fail: a recovered database or Redis is
+# swept again within this many seconds.
+BACKOFF_CEILING = 5.0
 
 
 def sweep_once() -> int:
-    import time
-
     from games.services import deadlines_fire_due, presence_expire, presence_heartbeat
+    from games.settling import settlement_resend_due
 
     global _last_beat
     now = time.monotonic()
@@ -35,16 +43,47 @@ def sweep_once() -> int:
         _last_beat = now
         presence_heartbeat(LIVE_CHANNELS)
         presence_expire()
-    return deadlines_fire_due()
+    taken = deadlines_fire_due()
+    settlement_resend_due()
+    return taken
+
+
+class Pace:
+    """The pause before the next sweep: ``interval`` while sweeps work, doubling up to
+    ``BACKOFF_CEILING`` while they fail.  The first failure of an outage is logged with
+    its traceback and the recovery once, not every failed attempt."""
+
+    def __init__(self, interval: float):
+        self.interval = interval
+        self.failures = 0
+        self.failing_since = 0.0
+
+    def step(self) -> float:
+        """Sweep once (in a thread that may use the database); return the pause."""
+        try:
+            sweep_once()
+        except Exception:
+            if not self.failures:
+                self.failing_since = time.monotonic()
+                log.exception("sweeps are failing; retrying with backoff until they work")
+            self.failures += 1
+            # A connection the outage broke is closed, and opened afresh at the next try.
+            close_old_connections()
+            return min(BACKOFF_CEILING, self.interval * 2**self.failures)
+        if self.failures:
+            log.warning(
+                "sweeps work again after %d failed over %.1f s",
+                self.failures,
+                time.monotonic() - self.failing_since,
+            )
+            self.failures = 0
+        return self.interval
 
 
 async def sweep_forever(interval: float) -> None:
+    pace = Pace(interval)
     while True:
-        try:
-            await database_sync_to_async(sweep_once)()
-        except Exception:  # keep sweeping; one bad table must not stop the others
-            log.exception("deadline sweep failed")
-        await asyncio.sleep(interval)
+        await asyncio.sleep(await database_sync_to_async(pace.step)())
 
 
 def ensure_sweeper() -> None:

@@ -8,7 +8,7 @@ they run in-process (eager); with REDIS_URL on a real worker.
 from celery import shared_task
 from django.db import OperationalError
 
-from games import finisher
+from games import finisher, settling
 from leaderboards.services import ratings_update_for_hand
 
 
@@ -26,7 +26,12 @@ def settle_hand(hand_id: int) -> bool:
     """Store the hand's settlement and running scores, rate the players and tell the
     table ``settled``: one task, each step committed on its own and idempotent.  (The
     rating update used to be a task of its own, queued from here: behind every hand
-    that had ended meanwhile, so under load a table waited out the queue twice.)"""
+    that had ended meanwhile, so under load a table waited out the queue twice.)
+
+    The sweeper sends it again until the hand is marked settled, last: a copy that
+    finds the mark does nothing, one that runs before it repeats only the announcement."""
+    if settling.hand_is_settled(hand_id):
+        return False
     settlement = finisher.hand_settle(hand_id)
     if settlement is None:
         return False
@@ -35,6 +40,7 @@ def settle_hand(hand_id: int) -> bool:
     # back: only the seats' new scores are.
     changes = ratings_update_for_hand(hand_id)
     finisher.settled_announce(hand_id, settlement=settlement, changes=changes)
+    settling.hand_mark_settled(hand_id)
     return True
 
 

@@ -406,6 +406,7 @@ def test_the_settlement_task_queries_stay_at_todays_count(make_user):
         user.balance = 0
         user.save(update_fields=["balance"])
     Rating.objects.all().delete()
+    Hand.objects.filter(pk=hand.pk).update(settled_at=None)
     with CaptureQueriesContext(connection) as settled:
         assert settle_hand.apply(args=[hand.pk]).get() is True
     print("settlement task queries:", len(settled))

@@ -3,19 +3,22 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.sweeper import sweep_once
+from games.sweeper import Pace, sweep_once
 
 
 class Command(BaseCommand):
-    help = "Fire due table deadlines (timers, bot moves, next hands) in a loop."
+    help = (
+        "Fire due table deadlines (timers, bot moves, next hands) and resend owed "
+        "settlements in a loop; outages of the database or Redis are waited out."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--once", action="store_true", help="sweep once and exit")
 
     def handle(self, *args, once=False, **options):
+        if once:
+            self.stdout.write(f"{sweep_once()} actions taken")
+            return
+        pace = Pace(settings.GAME_SWEEP_INTERVAL)
         while True:
-            taken = sweep_once()
-            if once:
-                self.stdout.write(f"{taken} actions taken")
-                return
-            time.sleep(settings.GAME_SWEEP_INTERVAL)
+            time.sleep(pace.step())

@@ -1,0 +1,185 @@
+"""A hand's settlement is owed until done: a send the broker refuses is logged and
+the sweeper's resend settles and rates the hand exactly once."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+import pytest
+from celery import Celery
+from django.db import OperationalError
+
+from config.celery import app as project_app
+from games import services, settling, sweeper
+from games.models import Hand, Seat, Settlement
+from games.tasks import settle_hand
+from leaderboards.models import Rating, RatingChange
+from tests.games.conftest import sweep
+from tests.live import free_port
+
+# The hand's end queues its settlement on commit.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def dead_broker():
+    """The project's Celery settings with a broker nobody listens on, as the current app."""
+    app = Celery("dead-broker", set_as_current=False)
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"
+    app.conf.task_always_eager = False
+    app.set_current()
+    yield app
+    project_app.set_current()
+
+
+@pytest.fixture
+def resend_at_once(settings):
+    settings.GAME_SETTLE_RESEND_SECONDS = 0
+
+
+def test_a_refused_send_is_logged_and_fails_fast(dead_broker, caplog):
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="games.settling"):
+        assert settling.settlement_send(12345) is False
+    assert time.monotonic() - started < 5
+    assert "hand 12345" in caplog.text
+
+
+def _ended_hand(make_user) -> Hand:
+    """A hand of ann (played for, as the bots are: at once) and three bots, ended now."""
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, hands=1)
+    Seat.objects.filter(room=room, user=ann).update(auto=True)
+    services.room_ready(room_id=room.pk, user=ann)
+    for _ in range(500):
+        sweep()
+        hand = Hand.objects.get(room=room)
+        if hand.status == Hand.Status.ENDED:
+            return hand
+    raise AssertionError("hand did not end")
+
+
+def test_the_sweep_settles_a_hand_whose_task_was_never_queued(
+    make_user, dead_broker, resend_at_once
+):
+    hand = _ended_hand(make_user)
+    assert not Settlement.objects.filter(hand=hand).exists()
+    assert settling.unsettled_hands() == [hand.pk]
+    assert settling.settlements_resend() == 0  # still refused: stays owed
+    project_app.set_current()
+
+    assert settling.settlements_resend() == 1
+    _wait_marked(hand)
+    assert Settlement.objects.filter(hand=hand).count() == 1
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+    assert settling.unsettled_hands() == []
+    assert settling.settlements_resend() == 0
+
+
+def test_a_hand_owed_only_its_rating_is_rated_once(make_user, resend_at_once):
+    """The worker died after storing the settlement: the resend rates the hand, and
+    later copies of the task change nothing."""
+    hand = _ended_hand(make_user)
+    _wait_marked(hand)
+    room = hand.room
+    RatingChange.objects.filter(hand=hand).delete()
+    Hand.objects.filter(pk=hand.pk).update(settled_at=None)
+    scores = list(Seat.objects.filter(room=room).values_list("score", flat=True))
+
+    assert settling.unsettled_hands() == [hand.pk]
+    assert settling.settlements_resend() == 1
+    _wait_marked(hand)
+    rated = list(Rating.objects.order_by("user_id").values_list("user_id", "mu", "hands"))
+    for _ in range(2):
+        assert settle_hand.apply(args=[hand.pk]).get() is False
+    assert list(Rating.objects.order_by("user_id").values_list("user_id", "mu", "hands")) == rated
+    assert RatingChange.objects.filter(hand=hand).count() == 4
+    assert Settlement.objects.filter(hand=hand).count() == 1
+    assert list(Seat.objects.filter(room=room).values_list("score", flat=True)) == scores
+
+
+def _wait_marked(hand: Hand, timeout: float = 30) -> None:
+    """The settlement task (inline, or on the services profile's worker) marked the hand."""
+    deadline = time.monotonic() + timeout
+    while not Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists():
+        assert time.monotonic() < deadline, f"hand {hand.pk} was not marked settled"
+        time.sleep(0.05)
+
+
+def test_a_hand_is_resent_only_after_the_grace(make_user, settings, dead_broker):
+    settings.GAME_SETTLE_RESEND_SECONDS = 60
+    hand = _ended_hand(make_user)
+    assert settling.unsettled_hands() == []  # its own task may still be on its way
+    assert settling.unsettled_hands(older_than=0) == [hand.pk]
+
+
+def test_one_process_resends_per_period(make_user, settings, dead_broker):
+    """However many processes sweep, one takes each period's resend (the cache's turn)."""
+    settings.GAME_SETTLE_RESEND_SECONDS = 3
+    hand = _ended_hand(make_user)
+    Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(seconds=3))
+    project_app.set_current()
+    assert settling.settlement_resend_due() == 1
+    _wait_marked(hand)
+    assert settling.settlement_resend_due() == 0  # this process: not again this period
+    Hand.objects.filter(pk=hand.pk).update(settled_at=None)
+    settling._last_resend = float("-inf")  # as another process, which has its own clock
+    assert settling.settlement_resend_due() == 0  # the deployment's turn is taken
+
+
+def test_failing_sweeps_back_off_and_log_once_per_outage(monkeypatch, caplog):
+    outage = {"left": 4}
+
+    def sweep_once():
+        if outage["left"]:
+            outage["left"] -= 1
+            raise OperationalError("connection refused")
+        return 0
+
+    monkeypatch.setattr(sweeper, "sweep_once", sweep_once)
+    pace = sweeper.Pace(0.25)
+    with caplog.at_level(logging.INFO, logger="games.sweeper"):
+        pauses = [pace.step() for _ in range(6)]
+    assert pauses == [0.5, 1.0, 2.0, 4.0, 0.25, 0.25]
+    assert [r.levelname for r in caplog.records] == ["ERROR", "WARNING"]
+    assert "after 4 failed" in caplog.records[1].getMessage()
+    pace = sweeper.Pace(1.0)
+    outage["left"] = 10
+    assert max(pace.step() for _ in range(10)) == sweeper.BACKOFF_CEILING
+
+
+def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, caplog):
+    """A server process's sweeper loop (``sweep_forever``) outlives failing sweeps."""
+    import asyncio
+
+    calls = []
+
+    def sweep_once():
+        calls.append(time.monotonic())
+        if len(calls) <= 3:
+            raise OperationalError("server closed the connection unexpectedly")
+        return 0
+
+    monkeypatch.setattr(sweeper, "sweep_once", sweep_once)
+
+    async def run():
+        task = asyncio.ensure_future(sweeper.sweep_forever(0.01))
+        while len(calls) < 6:
+            assert not task.done(), task
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    with caplog.at_level(logging.INFO, logger="games.sweeper"):
+        asyncio.run(run())
+    pauses = [b - a for a, b in zip(calls, calls[1:], strict=False)]
+    assert pauses[2] >= 0.08  # the third failure waits 2**3 intervals
+    assert [r.levelname for r in caplog.records] == ["ERROR", "WARNING"]
+
+
+def test_a_dead_workers_task_returns_to_the_queue_within_minutes():
+    timeout = project_app.conf.broker_transport_options["visibility_timeout"]
+    assert 60 <= timeout <= 900  # Redis' own default is an hour
+    assert project_app.conf.task_acks_late is True
