@@ -75,9 +75,14 @@ def play_hand(
     *,
     check: bool = True,
     match=None,
+    levels: str | tuple[str, str, str, str] = "basic",
+    timer=None,
 ):
     """Play one hand with four bots; returns ``(final_state, log)``.  An int ``seeds``
-    means ``DealSeeds.for_test(seeds)``."""
+    means ``DealSeeds.for_test(seeds)``.  ``levels`` is one bot level for every seat or
+    one per seat; ``timer(seat, seconds)``, if given, hears how long each decision took."""
+    if isinstance(levels, str):
+        levels = (levels,) * 4
     if not isinstance(seeds, DealSeeds):
         seeds = DealSeeds.for_test(seeds)
     state = new_hand(variant, rules, seeds, dealer, match)
@@ -89,7 +94,12 @@ def play_hand(
         if len(log) > MAX_ACTIONS:
             raise InvariantError("hand did not end")
         seat = awaited(state)[0]
-        action = choose_action(state, seat)
+        if timer is None:
+            action = choose_action(state, seat, levels[seat])
+        else:
+            t0 = time.perf_counter()
+            action = choose_action(state, seat, levels[seat])
+            timer(seat, time.perf_counter() - t0)
         out = apply(state, seat, action)
         if isinstance(out, Rejection):
             raise InvariantError(f"bot action {action} rejected: {out.reason}")
@@ -132,7 +142,15 @@ class Summary:
         }
 
 
-def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = True) -> Summary:
+def simulate(
+    variant: str,
+    hands: int,
+    seed: int,
+    rules=None,
+    *,
+    check: bool = True,
+    level: str = "basic",
+) -> Summary:
     v = get_variant(variant)
     opts = v.resolve_options(rules)
     summary = Summary()
@@ -142,7 +160,7 @@ def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = T
         if match.finished:
             match = v.new_match(opts)
         seeds = DealSeeds.for_test(seed, hand_number=i + 1)
-        state, log = play_hand(variant, opts, seeds, check=check, match=match)
+        state, log = play_hand(variant, opts, seeds, check=check, match=match, levels=level)
         match = next_match(state)
         summary.hands += 1
         summary.actions += len(log)
