@@ -21,13 +21,16 @@ A decision compares expected values in points:
   (lower for tiles that seat threw, for terminals and honours, for kinds mostly seen,
   nil for a suit it cannot win with) times what a win costs.  When the hand is far
   from winning the danger outweighs the small chance of winning, so it folds;
-* **claims** — a pung, chow or kong is taken when the best discard after it is worth
-  more than the hand as it is;
+* **claims** — a pung or chow is taken when it brings the hand a step closer and the
+  best discard after it is worth about as much as waiting; a kong when it costs no
+  step; a win on a discard is passed only for a likelier and larger self-draw (every
+  other player pays it) with the wall still long;
 * **setup** — 换三张 gives the weakest suit's loneliest tiles, 定缺 drops the weakest
   suit (fewest tiles, then fewest pairs and neighbours).
 
-Wins are taken when offered, except where the variant's own plan waits for more
-(Hangzhou: 财飘 and the 暴头 wait instead of a ×1 win).
+Where the variant has a plan of its own for the turn (``Variant.bot_turn_override``:
+Hangzhou's 财飘 and 暴头 wait instead of a ×1 win, Guangzhou's early flush, Ningbo's
+wait that reaches ``min_tai``), it is followed unless the bot is folding.
 """
 
 from __future__ import annotations
@@ -61,7 +64,15 @@ _GAIN = 1.8
 # A ready hand also wins on the others' discards: its draws count this many times more.
 _READY_CLAIM = 1.8
 # Fold (play the safest tile) at 向听 2+ or 1+ once an opponent looks this ready.
-_FOLD = (0.45, 0.7)
+_FOLD = (0.6, 0.85)
+# How much a plain hand is worth, as a share of the cheapest plan, where it alone
+# would not be allowed to win.
+_INCIDENTAL = 0.6
+# A self-draw must be worth this many times a win on the discard to pass the latter.
+_SELF_DRAW_MARGIN = 1.5
+# A claim that brings the hand a step closer is taken when worth this share of
+# waiting or more (the estimate of waiting is the more optimistic of the two).
+_CLAIM_MARGIN = 0.9
 # Waits scored exactly at most (the likeliest first); the rest take their mean value.
 _MAX_SCORED_WAITS = 6
 
@@ -167,6 +178,10 @@ def _plan_points(m: HandState, seat: int) -> dict[str, float]:
             ctx = replace(base, melds=(), hand=tuple(tiles), win_tile=win)
             total = _fan(m.variant, ctx, m.rules)
             pts[name] = _points(m, total) if total is not None else 0.0
+    if not pts.get("any") and any(pts.values()):
+        # A plain hand scores too little here, but a real one often picks up the rest on
+        # the way (flowers, winds, its wait, a kong): a fraction of the cheapest plan.
+        pts["any"] = _INCIDENTAL * min(p for p in pts.values() if p > 0)
     return pts
 
 
@@ -199,15 +214,30 @@ class Table:
         self.dead = v.dead_suit(m, seat)
         # Each kind as the hand analysis reads it: a shape kind, or None for a wild.
         self.kind_of: list[int | None] = []
+        kinds = self.kind_of
         for k in range(T.NUM_TILES):
             if not copies[k]:
                 self.kind_of.append(-1)
                 continue
             c, w = v.split_wilds(m, seat, [k])
             self.kind_of.append(None if w else c.index(1) if 1 in c else -1)
+        self.wild_unseen = sum(self.unseen[t] for t in range(T.NUM_TILES) if kinds[t] is None)
+        self.unseen_by_kind = [0] * T.NUM_KINDS
+        for t in range(T.NUM_TILES):
+            if kinds[t] is not None and kinds[t] >= 0 and not self._dead_kind(kinds[t]):
+                self.unseen_by_kind[kinds[t]] += self.unseen[t]
         self.plan_points = _plan_points(m, seat)
         self.base_points = max(1.0, self.plan_points.get("any", 0.0) or 1.0)
         self.threats = [self._threat(k) for k in range(4)]
+        # Whether each seat may win on this seat's discard (Hangzhou's 放冲 only
+        # between the dealer and the others, from a streak on), and this seat on theirs.
+        allowed = getattr(v, "discard_win_allowed", None)
+        self.can_win_on_mine = [allowed is None or allowed(m, k, seat) for k in range(4)]
+        ron = allowed is None or any(allowed(m, seat, k) for k in range(4) if k != seat)
+        self.claim_factor = _READY_CLAIM if ron else 1.0
+
+    def _dead_kind(self, k: int) -> bool:
+        return self.dead is not None and k < T.HONOR and k // 9 == self.dead
 
     # --- the hand -------------------------------------------------------------------
     def evaluate(self, hand: list[int], melds) -> float:
@@ -224,41 +254,16 @@ class Table:
             if pts <= 0:
                 continue
             q = acc / self.unseen_total
-            ev = _reach(sh_p, q, self.draws_left, width, _READY_CLAIM) * pts * _GAIN
+            ev = _reach(sh_p, q, self.draws_left, width, self.claim_factor) * pts * _GAIN
             if ev > best:
                 best = ev
         return best
 
     def _acceptance(self, c: tuple[int, ...], wilds: int, sh: int, seven: bool) -> int:
-        acc = 0
-        held = [k for k in range(T.NUM_KINDS) if c[k]]
-        near = set()
-        for k in held:
-            if k >= T.HONOR:
-                near.add(k)
-            else:
-                base = k - k % 9
-                for d in (-2, -1, 0, 1, 2):
-                    if 0 <= k % 9 + d <= 8:
-                        near.add(base + k % 9 + d)
-        for t in range(T.NUM_TILES):
-            n = self.unseen[t]
-            if not n:
-                continue
-            k = self.kind_of[t]
-            if k is None:
-                acc += n
-                continue
-            if (
-                k < 0
-                or k not in near
-                or (self.dead is not None and k // 9 == self.dead and k < T.HONOR)
-            ):
-                continue
-            c2 = list(c)
-            c2[k] += 1
-            if _shanten_after_draw(tuple(c2), wilds, seven) < sh:
-                acc += n
+        """Unseen copies of the tiles that would bring the hand a step closer."""
+        acc = self.wild_unseen
+        for k in _improving(c, wilds, sh, seven):
+            acc += self.unseen_by_kind[k]
         return acc
 
     def _plans(self, c, wilds, sh, melds, seven):
@@ -332,7 +337,7 @@ class Table:
         if live <= 0:
             return 0.0
         q = live / self.unseen_total
-        return _reach(0, q, self.draws_left, 1.0, _READY_CLAIM) * mean * _GAIN
+        return _reach(0, q, self.draws_left, 1.0, self.claim_factor) * mean * _GAIN
 
     # --- defence --------------------------------------------------------------------
     def _threat(self, k: int) -> float:
@@ -350,7 +355,7 @@ class Table:
         base = self.base_points * 2.5
         for k in range(4):
             threat = self.threats[k]
-            if not threat:
+            if not threat or not self.can_win_on_mine[k]:
                 continue
             v = self.v
             dead = v.dead_suit(m, k) if m.phase in ("play", "claim") else None
@@ -381,10 +386,28 @@ def _suji(t: int) -> list[int]:
     return [base + n + d for d in (-3, 3) if 0 <= n + d <= 8]
 
 
-def _shanten_after_draw(c: tuple[int, ...], wilds: int, seven: bool) -> int:
-    if sum(c) + wilds > 14:
-        return 99
-    return _shanten(c, wilds, seven)
+@lru_cache(maxsize=65536)
+def _improving(c: tuple[int, ...], wilds: int, sh: int, seven: bool) -> tuple[int, ...]:
+    """The kinds whose draw lowers the 向听 ``sh`` of these counts (only a kind held or
+    within two of one held can)."""
+    if sum(c) + wilds >= 14:
+        return ()
+    near = set()
+    for k in range(T.NUM_KINDS):
+        if not c[k]:
+            continue
+        if k >= T.HONOR:
+            near.add(k)
+        else:
+            n = k % 9
+            near.update(k + d for d in (-2, -1, 0, 1, 2) if 0 <= n + d <= 8)
+    out = []
+    for k in sorted(near):
+        c2 = list(c)
+        c2[k] += 1
+        if _shanten(tuple(c2), wilds, seven) < sh:
+            out.append(k)
+    return tuple(out)
 
 
 # Places for tiles a plan cannot use: far apart, so they never form a block.
@@ -489,9 +512,11 @@ def choose(s: HandState, seat: int) -> dict | None:
     if m.phase == "play" and "hu" in types:
         override = v.bot_turn_override(m, seat, legal)
         return override if override is not None else {"type": "hu"}
-    if "hu" in types:
-        return {"type": "hu"}
     table = Table(m, seat)
+    if "hu" in types:
+        if _wait_for_self_draw(table):
+            return {"type": "pass"}
+        return {"type": "hu"}
     if m.phase == "claim":
         return _claim(table, legal, types)
     return _turn(table, legal)
@@ -514,6 +539,12 @@ def _turn(table: Table, legal: list[dict]) -> dict:
     best = max(scored, key=lambda x: x[:5])
     best_sh = -best[0]
     threat = max(table.threats)
+    if not (best_sh >= 2 and threat >= _FOLD[0]):
+        # The variant's own plan, when it has one here (Guangzhou: a flush in reach early;
+        # Hangzhou: 财飘 and the 暴头 wait; Ningbo: a wait that reaches min_tai).
+        plan = table.v.bot_turn_override(m, seat, legal)
+        if plan is not None:
+            return plan
     if (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1]):
         # Too far from winning against a hand that looks ready: play the safest tile.
         best = min(scored, key=lambda x: (x[-1], -x[1]))
@@ -530,47 +561,72 @@ def _turn(table: Table, legal: list[dict]) -> dict:
     return best[5]
 
 
-def _best_discard_value(table: Table, hand: list[int], melds) -> float:
-    """The best expected value of a 3n+2 ``hand`` after one discard, danger included."""
-    best = None
+def _best_discard(table: Table, hand: list[int], melds) -> tuple[int, float]:
+    """向听 and expected value (danger included) of a 3n+2 ``hand``'s best discard."""
+    best = (99, 0.0)
+    seven = table.seven and not melds
     for t in sorted(set(hand)):
         rest = list(hand)
         rest.remove(t)
+        c, w = shape_counts(table.m, table.seat, rest)
+        sh = _shanten(c, w, seven)
         value = table.evaluate(rest, melds) - table.danger(t)
-        if best is None or value > best:
-            best = value
-    return best if best is not None else 0.0
+        if (-sh, value) > (-best[0], best[1]):
+            best = (sh, value)
+    return best
+
+
+def _wait_for_self_draw(table: Table) -> bool:
+    """Pass a win on a discard for a self-draw the other players all pay, when the
+    wait is wide and the wall long enough to make that worth more."""
+    m, seat = table.m, table.seat
+    score = m.claim["scores"].get(str(seat))
+    if score is None:
+        return False
+    now = _points(m, score)
+    payers = len(m.in_play()) - 1
+    hand = m.hands[seat]
+    c, w = shape_counts(m, seat, hand)
+    seven = table.seven and not m.melds[seat]
+    waits = analysis.waits(list(c), w, seven_pairs=seven)
+    live = table.wild_unseen + sum(table.unseen_by_kind[k] for k in waits)
+    chance = _reach(0, live / table.unseen_total, table.draws_left)
+    return chance * payers * now > _SELF_DRAW_MARGIN * now
 
 
 def _claim(table: Table, legal: list[dict], types: set[str]) -> dict:
+    """A pung or chow when it brings the hand a step closer and is worth more than
+    waiting; a kong when it costs no step (it pays at once in some rules)."""
     m, seat = table.m, table.seat
     hand = m.hands[seat]
     tile = m.claim["tile"]
     source = m.claim["from"]
-    now = table.evaluate(hand, m.melds[seat])
-    best = (now * 1.05 + 1e-6, {"type": "pass"})
+    melds = m.melds[seat]
+    c, w = shape_counts(m, seat, hand)
+    now_sh = _shanten(c, w, table.seven and not melds)
+    if "gang" in types:
+        rest = [t for t in hand if t != tile]
+        c, w = shape_counts(m, seat, rest)
+        if _shanten(c, w, False) <= now_sh:
+            return {"type": "gang"}
+    best = (table.evaluate(hand, melds) * _CLAIM_MARGIN + 1e-6, {"type": "pass"})
     for a in legal:
-        if a["type"] == "gang":
-            rest = [t for t in hand if t != tile]
-            melds = [*m.melds[seat], Meld("gang", (tile,) * 4, from_seat=source)]
-            value = table.evaluate(rest, melds) + 0.5 * table.base_points
-        elif a["type"] == "peng":
+        if a["type"] == "peng":
             rest = list(hand)
             rest.remove(tile)
             rest.remove(tile)
-            melds = [*m.melds[seat], Meld("peng", (tile,) * 3, from_seat=source)]
-            value = _best_discard_value(table, rest, melds)
+            meld = Meld("peng", (tile,) * 3, from_seat=source)
         elif a["type"] == "chi":
             used = T.parse(a["tiles"])
             used.remove(tile)
             rest = list(hand)
             for t in used:
                 rest.remove(t)
-            melds = [*m.melds[seat], Meld("chi", tuple(sorted([tile, *used])), from_seat=source)]
-            value = _best_discard_value(table, rest, melds)
+            meld = Meld("chi", tuple(sorted([tile, *used])), from_seat=source)
         else:
             continue
-        if value > best[0]:
+        sh, value = _best_discard(table, rest, [*melds, meld])
+        if sh < now_sh and value > best[0]:
             best = (value, a)
     return best[1]
 
