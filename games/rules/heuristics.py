@@ -31,8 +31,14 @@ def shape_counts(s, seat: int, tiles) -> tuple[tuple[int, ...], int]:
     be part of a set; honours are used as dead slots because the variants with
     a dead suit (Sichuan) have no honours."""
     v = get_variant(s.variant)
-    c, wilds = v.split_wilds(s, seat, tiles)
-    suit = v.dead_suit(s, seat)
+    return _shape_counts(v.key, s.indicator, s.rules, v.dead_suit(s, seat), tuple(tiles))
+
+
+@lru_cache(maxsize=65536)
+def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[int, ...], int]:
+    """``shape_counts`` by what it depends on, remembered: bots weigh the same tiles at
+    every discard they compare (the split goes by the indicator and the rules alone)."""
+    c, wilds = get_variant(variant).split_wilds_for_indicator(tiles, indicator, rules)
     if suit is not None:
         dead = 0
         for k in range(suit * 9, suit * 9 + 9):

@@ -43,7 +43,9 @@ def tile_census(s: HandState) -> Counter:
     return c
 
 
-def check_invariants(s: HandState, expected: Counter) -> None:
+def check_invariants(s: HandState, expected: Counter) -> list[int]:
+    """Raise :class:`InvariantError` unless every invariant holds; returns the seats
+    awaited (the check needs them, and so does the playout loop)."""
     census = tile_census(s)
     if census != expected:
         diff = (census - expected) + (expected - census)
@@ -56,7 +58,7 @@ def check_invariants(s: HandState, expected: Counter) -> None:
     if s.phase == "ended":
         if waiting:
             raise InvariantError("hand ended but seats still awaited")
-        return
+        return waiting
     if not waiting:
         raise InvariantError(f"nothing awaited in phase {s.phase}")
     if s.phase == "play" and waiting != [s.turn]:
@@ -65,6 +67,7 @@ def check_invariants(s: HandState, expected: Counter) -> None:
         expected_seats = sorted(set(s.claim["options"]) - set(s.claim["answers"]))
         if waiting != expected_seats:
             raise InvariantError(f"claim awaits {waiting}, expected {expected_seats}")
+    return waiting
 
 
 def play_hand(
@@ -88,12 +91,11 @@ def play_hand(
     state = new_hand(variant, rules, seeds, dealer, match)
     expected = tile_census(state)
     log: list[tuple[int, dict]] = []
-    if check:
-        check_invariants(state, expected)
+    waiting = check_invariants(state, expected) if check else None
     while state.phase != "ended":
         if len(log) > MAX_ACTIONS:
             raise InvariantError("hand did not end")
-        seat = awaited(state)[0]
+        seat = (waiting if check else awaited(state))[0]
         if timer is None:
             action = choose_action(state, seat, levels[seat])
         else:
@@ -106,7 +108,7 @@ def play_hand(
         state = out[0]
         log.append((seat, action))
         if check:
-            check_invariants(state, expected)
+            waiting = check_invariants(state, expected)
     if check:
         again = replay(variant, state.rules, seeds, dealer, log, match)
         if again.to_json() != state.to_json():
