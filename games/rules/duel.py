@@ -68,6 +68,7 @@ class DuelResult:
     side_a: Side = field(default_factory=Side)
     side_b: Side = field(default_factory=Side)
     times_a: list[float] = field(default_factory=list)
+    cpu_a: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict:
         n = len(self.diffs)
@@ -75,6 +76,7 @@ class DuelResult:
         var = sum((d - mean) ** 2 for d in self.diffs) / (n - 1) if n > 1 else 0.0
         half = 1.96 * math.sqrt(var / n) if n > 1 else float("inf")
         times = sorted(self.times_a)
+        cpu = sorted(self.cpu_a)
         return {
             "variant": self.variant,
             "a": self.a,
@@ -89,6 +91,8 @@ class DuelResult:
             "a_ms_p50": round(1000 * _quantile(times, 0.5), 2),
             "a_ms_p99": round(1000 * _quantile(times, 0.99), 2),
             "a_ms_max": round(1000 * times[-1], 2) if times else 0.0,
+            "a_cpu_ms_p50": round(1000 * _quantile(cpu, 0.5), 2),
+            "a_cpu_ms_p99": round(1000 * _quantile(cpu, 0.99), 2),
         }
 
 
@@ -111,9 +115,10 @@ def duel(
         for seat in range(4):
             levels = tuple(a if k == seat else b for k in range(4))
 
-            def timer(who, seconds, seat=seat):
+            def timer(who, seconds, cpu, seat=seat):
                 if who == seat:
                     result.times_a.append(seconds)
+                    result.cpu_a.append(cpu)
 
             state, _ = play_hand(v.key, opts, seeds, check=False, levels=levels, timer=timer)
             deltas = settle(state)["deltas"]
@@ -147,6 +152,7 @@ def format_result(r: dict) -> str:
         )
     lines.append(
         f"A's decision time over {r['a_decisions']} decisions: p50 {r['a_ms_p50']} ms, "
-        f"p99 {r['a_ms_p99']} ms, max {r['a_ms_max']} ms"
+        f"p99 {r['a_ms_p99']} ms, max {r['a_ms_max']} ms (CPU time: p50 "
+        f"{r['a_cpu_ms_p50']} ms, p99 {r['a_cpu_ms_p99']} ms)"
     )
     return "\n".join(lines)

@@ -83,7 +83,9 @@ def play_hand(
 ):
     """Play one hand with four bots; returns ``(final_state, log)``.  An int ``seeds``
     means ``DealSeeds.for_test(seeds)``.  ``levels`` is one bot level for every seat or
-    one per seat; ``timer(seat, seconds)``, if given, hears how long each decision took."""
+    one per seat; ``timer(seat, seconds, cpu_seconds)``, if given, hears how long each
+    decision took (wall clock, and this process's CPU time: on a busy machine the first
+    counts the wait for a core too)."""
     if isinstance(levels, str):
         levels = (levels,) * 4
     if not isinstance(seeds, DealSeeds):
@@ -99,9 +101,9 @@ def play_hand(
         if timer is None:
             action = choose_action(state, seat, levels[seat])
         else:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             action = choose_action(state, seat, levels[seat])
-            timer(seat, time.perf_counter() - t0)
+            timer(seat, time.perf_counter() - t0, time.process_time() - c0)
         out = apply(state, seat, action)
         if isinstance(out, Rejection):
             raise InvariantError(f"bot action {action} rejected: {out.reason}")
