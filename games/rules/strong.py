@@ -43,6 +43,7 @@ from . import tiles as T
 from .engine import legal_actions
 from .heuristics import _shanten, isolation, shape_counts
 from .hints import _fan
+from .hints import _seen as hint_seen
 from .model import Meld
 from .state import HandState
 from .variants.guangzhou_fan import win_value as _guangzhou_value
@@ -104,20 +105,12 @@ def seat_state(s: HandState, seat: int) -> HandState:
 
 
 def _seen(m: HandState, seat: int) -> list[int]:
-    """Copies of each kind the seat can see (its hand, rivers, open melds, shown hands)."""
-    seen = [0] * T.NUM_TILES
-    for t in m.hands[seat]:
-        seen[t] += 1
+    """Copies of each kind the seat can see: what its hints count (its hand, the rivers,
+    open melds), the hands shown by winners and the face-up indicator."""
+    seen = hint_seen(m, seat)
     for k in range(4):
-        for t in m.discards[k]:
-            seen[t] += 1
         if k != seat and m.won[k] is not None:
             for t in m.hands[k]:
-                seen[t] += 1
-        for meld in m.melds[k]:
-            if meld.concealed and k != seat:
-                continue
-            for t in meld.tiles:
                 seen[t] += 1
     if m.indicator is not None:
         seen[m.indicator] += 1
