@@ -1,4 +1,4 @@
-"""``python -m games.rules {evaluate,waits,simulate,wall,replay}``."""
+"""``python -m games.rules {evaluate,waits,simulate,duel,wall,replay}``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 
 from . import analysis
 from . import tiles as T
+from .bots import LEVELS
 from .model import WinContext
 from .options import OptionsError
 from .variants import UnknownVariant, get_variant
@@ -69,7 +70,9 @@ def cmd_simulate(args) -> int:
     from .simulate import InvariantError, simulate
 
     try:
-        summary = simulate(args.variant, args.hands, args.seed, _rules(args.rules))
+        summary = simulate(
+            args.variant, args.hands, args.seed, _rules(args.rules), level=args.level
+        )
     except (UnknownVariant, OptionsError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -84,6 +87,36 @@ def cmd_simulate(args) -> int:
     print(f"wins {s['wins']}, 流局 rate {s['liuju_rate']}, mean total {s['mean_total']}")
     print(f"win types {json.dumps(s['win_types'])}")
     print("patterns " + json.dumps(s["patterns"], ensure_ascii=False))
+    return 0
+
+
+def cmd_duel(args) -> int:
+    from .duel import duel, format_result
+
+    def progress(done, result):
+        if args.progress and done % args.progress == 0:
+            r = result.to_json()
+            print(
+                f"{done} deals: {r['a_minus_b_per_hand']:+.3f} {r['ci95']}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    try:
+        result = duel(
+            args.variant,
+            args.a,
+            args.b,
+            args.deals,
+            args.seed,
+            _rules(args.rules),
+            progress=progress,
+        )
+    except (UnknownVariant, OptionsError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    r = result.to_json()
+    print(json.dumps(r) if args.json else format_result(r))
     return 0
 
 
@@ -209,6 +242,19 @@ def main(argv=None) -> int:
     s.add_argument("--hands", type=int, default=100)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--rules")
+    s.add_argument("--level", choices=LEVELS, default="basic", help="the four bots' level")
+    d = sub.add_parser(
+        "duel",
+        help="duplicate match: each deal four times, bot A in each seat in turn, B elsewhere",
+    )
+    d.add_argument("--variant", required=True)
+    d.add_argument("--a", choices=LEVELS, default="strong")
+    d.add_argument("--b", choices=LEVELS, default="basic")
+    d.add_argument("--deals", type=int, default=100)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--rules")
+    d.add_argument("--json", action="store_true", help="print one JSON object instead")
+    d.add_argument("--progress", type=int, default=0, help="report every N deals on stderr")
     wl = sub.add_parser(
         "wall",
         help="print a hand's wall in tile notation from its seeds",
@@ -239,6 +285,7 @@ def main(argv=None) -> int:
         "evaluate": cmd_evaluate,
         "waits": cmd_waits,
         "simulate": cmd_simulate,
+        "duel": cmd_duel,
         "wall": cmd_wall,
         "replay": cmd_replay,
     }

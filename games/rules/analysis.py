@@ -338,6 +338,22 @@ def is_winning(
 
 
 # --------------------------------------------------------------------------
+# Whole-hand memos: bots and hints ask the same hands again and again (every
+# discard they weigh, at every action).  Keyed by the packed counts; each is
+# emptied when it grows past a bound, so a long-lived process stays small.
+
+_MEMO_LIMIT = 200_000
+_WAITS_MEMO: dict[tuple, tuple[int, ...]] = {}
+_DECOMPOSITIONS_MEMO: dict[tuple[int, int], tuple[Decomposition, ...]] = {}
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+# --------------------------------------------------------------------------
 # Waits
 
 
@@ -358,8 +374,19 @@ def waits(
     except (TypeError, ValueError):
         raise ValueError("a count vector holds ints in 0..255") from None
     packed = int.from_bytes(b, "little")
+    memo_key = (packed, wilds, seven_pairs, thirteen_orphans)
+    if len(b) == 34:
+        found = _WAITS_MEMO.get(memo_key)
+        if found is not None:
+            return list(found)
     if len(b) != 34 or wilds < 0 or packed & _HIGH_BITS:
         raise ValueError(f"not a hand of at most 13 tiles: {list(c)}, {wilds} wilds")
+    out = _waits(b, packed, wilds, seven_pairs, thirteen_orphans)
+    _remember(_WAITS_MEMO, memo_key, tuple(out))
+    return out
+
+
+def _waits(b: bytes, packed: int, wilds: int, seven_pairs: bool, thirteen_orphans: bool):
     sums = packed * _ONES9
     n0 = sums >> 64 & 255
     n1 = sums >> 136 & 255
@@ -529,6 +556,14 @@ def decompositions(c: Sequence[int], wilds: int = 0) -> list[Decomposition]:
     _, packed, total = _pack(c, wilds)
     if total % 3 != 2 or total > _MAX_TILES:
         return []
+    found = _DECOMPOSITIONS_MEMO.get((packed, wilds))
+    if found is None:
+        found = tuple(_decompositions(packed, wilds))
+        _remember(_DECOMPOSITIONS_MEMO, (packed, wilds), found)
+    return list(found)
+
+
+def _decompositions(packed: int, wilds: int) -> list[Decomposition]:
     keys = _keys(packed)
     if _hand_need(keys) > wilds:
         return []

@@ -1,6 +1,13 @@
-"""A heuristic player for any seat and any variant: deterministic given the state.
+"""The bots: ``choose_action(state, seat, level)`` for any seat and any variant.
 
-It chooses only among ``legal_actions`` and reads only what its seat may see
+Two levels, both deterministic given the state:
+
+* ``"strong"`` (the default; :mod:`games.rules.strong`): plays for expected value
+  and defends;
+* ``"basic"``: the heuristic below, kept as the baseline the strong level is
+  measured against (``python -m games.rules duel``).
+
+The basic level chooses only among ``legal_actions`` and reads only what its seat may see
 (its own tiles, and the table's public discards, melds and wild indicator):
 
 * setup phases (换三张, 定缺 …): the variant's ``bot_setup_action``;
@@ -14,40 +21,11 @@ It chooses only among ``legal_actions`` and reads only what its seat may see
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from . import analysis
 from . import tiles as T
 from .engine import legal_actions
-from .heuristics import isolation
+from .heuristics import _shanten, isolation, shape_counts  # noqa: F401  (re-exported)
 from .state import HandState
 from .variants.registry import get_variant
-
-_DEAD = tuple(range(T.HONOR, T.NUM_KINDS))  # honour kinds used as dead slots
-
-
-def shape_counts(s: HandState, seat: int, tiles) -> tuple[tuple[int, ...], int]:
-    """Count vector and wilds, with the dead suit's tiles turned into dead slots.
-
-    They still take a slot in the hand (they must be discarded) but can never
-    be part of a set; honours are used as dead slots because the variants with
-    a dead suit (Sichuan) have no honours."""
-    v = get_variant(s.variant)
-    c, wilds = v.split_wilds(s, seat, tiles)
-    suit = v.dead_suit(s, seat)
-    if suit is not None:
-        dead = 0
-        for k in range(suit * 9, suit * 9 + 9):
-            while c[k]:
-                c[k] -= 1
-                c[_DEAD[dead % len(_DEAD)]] += 1
-                dead += 1
-    return tuple(c), wilds
-
-
-@lru_cache(maxsize=65536)
-def _shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
-    return analysis.shanten(list(c), wilds, seven_pairs=seven_pairs)
 
 
 def hand_shanten(s: HandState, seat: int, tiles) -> int:
@@ -67,7 +45,21 @@ def _seen(s: HandState) -> list[int]:
     return seen
 
 
-def choose_action(s: HandState, seat: int) -> dict | None:
+LEVELS = ("basic", "strong")
+
+
+def choose_action(s: HandState, seat: int, level: str = "strong") -> dict | None:
+    """The action ``seat`` takes now (None: nothing is awaited from it)."""
+    if level == "strong":
+        from .strong import choose
+
+        return choose(s, seat)
+    if level != "basic":
+        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    return _choose_basic(s, seat)
+
+
+def _choose_basic(s: HandState, seat: int) -> dict | None:
     legal = legal_actions(s, seat)
     if not legal:
         return None

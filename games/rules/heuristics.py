@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from . import analysis
 from . import tiles as T
+from .variants.registry import get_variant
 
 
 def isolation(tiles, t: int) -> int:
@@ -15,3 +19,37 @@ def isolation(tiles, t: int) -> int:
     n = t % 9
     near = sum(c[t + d] for d in (-2, -1, 1, 2) if 0 <= n + d <= 8)
     return 3 - min(near, 3)
+
+
+_DEAD = tuple(range(T.HONOR, T.NUM_KINDS))  # honour kinds used as dead slots
+
+
+def shape_counts(s, seat: int, tiles) -> tuple[tuple[int, ...], int]:
+    """Count vector and wilds, with the dead suit's tiles turned into dead slots.
+
+    They still take a slot in the hand (they must be discarded) but can never
+    be part of a set; honours are used as dead slots because the variants with
+    a dead suit (Sichuan) have no honours."""
+    v = get_variant(s.variant)
+    return _shape_counts(v.key, s.indicator, s.rules, v.dead_suit(s, seat), tuple(tiles))
+
+
+@lru_cache(maxsize=65536)
+def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[int, ...], int]:
+    """``shape_counts`` by what it depends on, remembered: bots weigh the same tiles at
+    every discard they compare (the split goes by the indicator and the rules alone)."""
+    c, wilds = get_variant(variant).split_wilds_for_indicator(tiles, indicator, rules)
+    if suit is not None:
+        dead = 0
+        for k in range(suit * 9, suit * 9 + 9):
+            while c[k]:
+                c[k] -= 1
+                c[_DEAD[dead % len(_DEAD)]] += 1
+                dead += 1
+    return tuple(c), wilds
+
+
+@lru_cache(maxsize=65536)
+def _shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
+    """``analysis.shanten`` of a count tuple, remembered (bots ask it many times a move)."""
+    return analysis.shanten(list(c), wilds, seven_pairs=seven_pairs)

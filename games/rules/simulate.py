@@ -43,7 +43,9 @@ def tile_census(s: HandState) -> Counter:
     return c
 
 
-def check_invariants(s: HandState, expected: Counter) -> None:
+def check_invariants(s: HandState, expected: Counter) -> list[int]:
+    """Raise :class:`InvariantError` unless every invariant holds; returns the seats
+    awaited (the check needs them, and so does the playout loop)."""
     census = tile_census(s)
     if census != expected:
         diff = (census - expected) + (expected - census)
@@ -56,7 +58,7 @@ def check_invariants(s: HandState, expected: Counter) -> None:
     if s.phase == "ended":
         if waiting:
             raise InvariantError("hand ended but seats still awaited")
-        return
+        return waiting
     if not waiting:
         raise InvariantError(f"nothing awaited in phase {s.phase}")
     if s.phase == "play" and waiting != [s.turn]:
@@ -65,6 +67,7 @@ def check_invariants(s: HandState, expected: Counter) -> None:
         expected_seats = sorted(set(s.claim["options"]) - set(s.claim["answers"]))
         if waiting != expected_seats:
             raise InvariantError(f"claim awaits {waiting}, expected {expected_seats}")
+    return waiting
 
 
 def play_hand(
@@ -75,28 +78,39 @@ def play_hand(
     *,
     check: bool = True,
     match=None,
+    levels: str | tuple[str, str, str, str] = "basic",
+    timer=None,
 ):
     """Play one hand with four bots; returns ``(final_state, log)``.  An int ``seeds``
-    means ``DealSeeds.for_test(seeds)``."""
+    means ``DealSeeds.for_test(seeds)``.  ``levels`` is one bot level for every seat or
+    one per seat; ``timer(seat, seconds, cpu_seconds)``, if given, hears how long each
+    decision took (wall clock, and this process's CPU time: on a busy machine the first
+    counts the wait for a core too)."""
+    if isinstance(levels, str):
+        levels = (levels,) * 4
     if not isinstance(seeds, DealSeeds):
         seeds = DealSeeds.for_test(seeds)
     state = new_hand(variant, rules, seeds, dealer, match)
     expected = tile_census(state)
     log: list[tuple[int, dict]] = []
-    if check:
-        check_invariants(state, expected)
+    waiting = check_invariants(state, expected) if check else None
     while state.phase != "ended":
         if len(log) > MAX_ACTIONS:
             raise InvariantError("hand did not end")
-        seat = awaited(state)[0]
-        action = choose_action(state, seat)
+        seat = (waiting if check else awaited(state))[0]
+        if timer is None:
+            action = choose_action(state, seat, levels[seat])
+        else:
+            t0, c0 = time.perf_counter(), time.process_time()
+            action = choose_action(state, seat, levels[seat])
+            timer(seat, time.perf_counter() - t0, time.process_time() - c0)
         out = apply(state, seat, action)
         if isinstance(out, Rejection):
             raise InvariantError(f"bot action {action} rejected: {out.reason}")
         state = out[0]
         log.append((seat, action))
         if check:
-            check_invariants(state, expected)
+            waiting = check_invariants(state, expected)
     if check:
         again = replay(variant, state.rules, seeds, dealer, log, match)
         if again.to_json() != state.to_json():
@@ -132,7 +146,15 @@ class Summary:
         }
 
 
-def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = True) -> Summary:
+def simulate(
+    variant: str,
+    hands: int,
+    seed: int,
+    rules=None,
+    *,
+    check: bool = True,
+    level: str = "basic",
+) -> Summary:
     v = get_variant(variant)
     opts = v.resolve_options(rules)
     summary = Summary()
@@ -142,7 +164,7 @@ def simulate(variant: str, hands: int, seed: int, rules=None, *, check: bool = T
         if match.finished:
             match = v.new_match(opts)
         seeds = DealSeeds.for_test(seed, hand_number=i + 1)
-        state, log = play_hand(variant, opts, seeds, check=check, match=match)
+        state, log = play_hand(variant, opts, seeds, check=check, match=match, levels=level)
         match = next_match(state)
         summary.hands += 1
         summary.actions += len(log)

@@ -1,9 +1,10 @@
 """Engine throughput: bot hands per second, python tests/bench/bench_simulate.py [--hands N].
 
-Measured side by side in one run: the bare engine (bots playing, no checks)
-and the same hands under ``simulate``'s full checking (tile census, one thing
-awaited and zero-sum after every action, replay at the end of every hand), so
-the cost of the checks is visible next to the engine's own speed.
+Every variant side by side in one run (so the machine's load is the same for all):
+the bare engine (basic bots playing, no checks) and the same hands under
+``simulate``'s full checking (tile census, one thing awaited and zero-sum after
+every action, replay at the end of every hand), with each variant's checked speed
+as a share of Sichuan's.  ``--level strong`` plays the strong bots instead.
 """
 
 from __future__ import annotations
@@ -17,30 +18,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.rules.simulate import simulate  # noqa: E402
 
+VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="basic")
     args = parser.parse_args()
     rows = []
-    for label, rules, check in [
-        ("engine + bots", None, False),
-        ("with all checks", None, True),
-        ("plain mode, checks", {"mode": "plain"}, True),
-    ]:
-        t0 = time.perf_counter()
-        s = simulate("sichuan", args.hands, args.seed, rules, check=check)
-        secs = time.perf_counter() - t0
-        rows.append((label, s, secs))
-    print(f"{args.hands} Sichuan hands per row, seed {args.seed}")
-    print(f"{'':22}{'hands/s':>9}{'actions/s':>11}{'wins/hand':>11}{'流局':>7}")
-    for label, s, secs in rows:
+    for variant in VARIANTS:
+        out = {}
+        for label, check in (("bare", False), ("checked", True)):
+            t0 = time.perf_counter()
+            s = simulate(variant, args.hands, args.seed, check=check, level=args.level)
+            out[label] = (s, time.perf_counter() - t0)
+        rows.append((variant, out))
+    print(f"{args.hands} hands per variant and row, seed {args.seed}, {args.level} bots")
+    print(
+        f"{'':11}{'bare h/s':>10}{'checked h/s':>13}{'actions/s':>11}"
+        f"{'check cost':>12}{'vs Sichuan':>12}{'wins/hand':>11}{'流局':>7}"
+    )
+    base = args.hands / rows[0][1]["checked"][1]
+    for variant, out in rows:
+        bare_s, bare_t = out["bare"]
+        s, secs = out["checked"]
+        speed = s.hands / secs
         print(
-            f"{label:22}{s.hands / secs:>9.1f}{s.actions / secs:>11.0f}"
+            f"{variant:11}{bare_s.hands / bare_t:>10.1f}{speed:>13.1f}{s.actions / secs:>11.0f}"
+            f"{secs / bare_t:>11.2f}x{speed / base:>12.2f}"
             f"{s.wins / s.hands:>11.2f}{s.exhausted / s.hands:>7.2f}"
         )
-    print(f"checking costs {rows[1][2] / rows[0][2]:.2f}x the bare engine's time")
     return 0
 
 

@@ -18,7 +18,7 @@ def finished_hands_with_wins(variant: str, count: int):
         s = new_hand(variant, {}, DealSeeds.for_test(seed))
         while s.phase != "ended":
             seat = next(k for k in range(4) if legal_actions(s, k))
-            s, _ = apply(s, seat, choose_action(s, seat))
+            s, _ = apply(s, seat, choose_action(s, seat, "basic"))
         if s.win_order:
             found += 1
             yield s

@@ -383,8 +383,8 @@ def test_a_bot_close_to_a_flush_throws_the_off_suit_tiles():
         "258m147s369p2345z",
         "159m18p28s234z67z4s",
     ]
-    early = choose_action(gz(hands, wall_size=80), 0)
+    early = choose_action(gz(hands, wall_size=80), 0, "basic")
     assert early["type"] == "discard" and early["tile"] in ("3p", "4p")
     # Late in the hand the bot no longer gives up shape for colour.
-    late = choose_action(gz(hands, wall_size=20), 0)
+    late = choose_action(gz(hands, wall_size=20), 0, "basic")
     assert late["type"] == "discard" and late["tile"] not in ("3p", "4p")

@@ -100,7 +100,7 @@ def _playout(variant, rules, seeds, choice_seed, randomness):
         if rng.random() < randomness:
             action = rng.choice(legal)
         else:
-            action = choose_action(state, seat)
+            action = choose_action(state, seat, "basic")
         state = apply(state, seat, action)[0]
         log.append((seat, action))
     return state, log

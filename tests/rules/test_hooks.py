@@ -49,7 +49,7 @@ def test_playouts_with_flowers_and_wild_flowers_keep_the_invariants(seed, random
         if rng.randrange(100) < randomness * 100:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = choose_action(state, seat)
+            action = choose_action(state, seat, "basic")
         before = json.dumps(state.to_json(), sort_keys=True)
         out = apply(state, seat, action)
         assert not isinstance(out, Rejection), out

@@ -359,7 +359,7 @@ def test_flowers_are_laid_out_at_once_and_wilds_never_leave_a_hand_in_a_meld(see
     wild = NB.wild_kinds(s)
     while s.phase != "ended":
         seat = awaited(s)[0]
-        s = ok(apply(s, seat, choose_action(s, seat)))
+        s = ok(apply(s, seat, choose_action(s, seat, "basic")))
         check_invariants(s, expected)
         assert s.dead == [s.indicator]  # set aside for good
         for k in range(4):

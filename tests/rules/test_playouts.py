@@ -123,7 +123,7 @@ def _random_playout(variant, rules, seed, randomness):
         if rng.randrange(1000) < randomness * 1000:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = choose_action(state, seat)
+            action = choose_action(state, seat, "basic")
         before = json.dumps(state.to_json(), sort_keys=True)
         out = apply(state, seat, action)
         assert not isinstance(out, Rejection), out
@@ -225,7 +225,7 @@ def test_views_and_events_hide_what_a_seat_may_not_see(vr, seed):
             assert _concealed_leaks(state, seat, v) == []
             assert json.dumps(together[seat]) == json.dumps(v)  # a view is plain JSON
         seat = awaited(state)[0]
-        state, events = apply(state, seat, choose_action(state, seat))
+        state, events = apply(state, seat, choose_action(state, seat, "basic"))
         for viewer in (0, 1, 2, 3, None):
             for e in events_for(events, viewer):
                 assert "private" not in e
