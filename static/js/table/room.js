@@ -1,0 +1,163 @@
+// The room around the hands: the header (variant, hand number, rules, club, watchers, invite
+// code), the seat list before the first deal, and the menu of finished hands.
+import { api } from "../net.js";
+import {
+  boot, canReady, displayName, fmt, named, S, spectatingNote, table,
+} from "./state.js";
+import { $, el, refusal, toast } from "./ui.js";
+import { renderPlates } from "./board.js";
+import { joinButton, readyButton, renderActions } from "./actions.js";
+import { renderTools } from "./tools.js";
+
+function ruleSummary() {
+  const out = [];
+  const choices = table.room.rule_choices || {};
+  for (const [id, value] of Object.entries(choices)) {
+    const names = boot.choices[id];
+    let v = value;
+    if (names && names[value]) v = named(names[value]);
+    else if (value === true) v = "✓";
+    else if (value === false) v = "✗";
+    else if (value === null) v = S.no_cap;
+    out.push(`${id === "mode" ? "" : `${id}: `}${v}`);
+  }
+  return out;
+}
+
+export function renderRoom() {
+  const { room, state } = table;
+  $("#room-variant").textContent = named(room.variant_name);
+  const handNo = Math.min(room.hands_played + (state && state.phase !== "ended" ? 0 : 1),
+    room.hands_total);
+  $("#room-hand").textContent = fmt(S.hand_no, {
+    n: state ? state.hand : Math.max(1, handNo), total: room.hands_total,
+  });
+  const mode = room.rules && room.rules.mode && boot.choices.mode[room.rules.mode];
+  const timer = room.discard_seconds
+    ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
+  const rated = room.rated ? S.rated : S.unrated;
+  $("#room-rules").textContent = [mode ? named(mode) : "", timer, rated].filter(Boolean).join(" · ");
+  $("#room-rules").title = [room.rated ? S.rated_help : S.unrated_help, ...ruleSummary()].join(", ");
+  $("#room-club").hidden = !room.club;
+  if (room.club) {
+    $("#room-club").textContent = fmt(S.club_preset, {
+      club: room.club_name, preset: room.preset_name, n: room.preset.version,
+    });
+  }
+  renderWatchers();
+  const code = $("#room-code");
+  if (room.private && table.mySeat !== null) {
+    api("GET", `/api/rooms/${room.id}/`).then((r) => {
+      if (r.code) {
+        code.hidden = false;
+        code.replaceChildren(el("span", "code-label", `${S.invite_code}: `), r.code);
+        code.title = S.invite_code;
+      }
+    }).catch(() => {});
+  }
+  const leave = $("#btn-leave");
+  leave.hidden = table.mySeat === null || room.status === "finished";
+  renderPrestart();
+  renderPlates();
+  renderActions();
+  renderTools();
+}
+
+/** How many watch the table (spectators' sockets, counted by the server). */
+function renderWatchers() {
+  const box = $("#room-watchers");
+  const n = table.room.watchers || 0;
+  box.hidden = !n;
+  const words = fmt(S.watchers, { n });
+  // An eye and the number (the words for screen readers and as the tooltip): short
+  // enough for a phone's header.
+  const eye = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  eye.setAttribute("viewBox", "0 0 24 24");
+  eye.setAttribute("class", "eye");
+  eye.setAttribute("aria-hidden", "true");
+  eye.innerHTML = '<path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" '
+    + 'stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.5" fill="currentColor"/>';
+  box.replaceChildren(eye, el("span", "", String(n)), el("span", "visually-hidden", words));
+  box.title = words;
+  box.dataset.watchers = n;
+}
+
+function renderPrestart() {
+  const { room } = table;
+  const box = $("#prestart");
+  const show = !table.state && room.status !== "finished";
+  box.hidden = !show;
+  box.replaceChildren();
+  if (!show) return;
+  const list = el("ul", "prestart-seats");
+  for (const s of room.seats) {
+    const li = el("li", `prestart-seat${s.ready ? " is-ready" : ""}`);
+    li.dataset.seat = s.index;
+    li.append(el("span", "prestart-name", s.user_id ? displayName(s) : S.empty_seat));
+    if (s.is_bot) li.append(el("span", "tag", S.bot));
+    if (s.user_id === boot.user_id) li.append(el("span", "tag tag-you", S.you));
+    if (s.user_id && !s.is_bot) {
+      li.append(el("span", `tag ${s.ready ? "tag-ready" : ""}`, s.ready ? S.is_ready : S.not_ready));
+    }
+    if (s.is_bot && room.owner_id === boot.user_id && room.status === "open") {
+      const rm = el("button", "button button-small button-quiet", "×");
+      rm.title = S.remove_bot;
+      rm.setAttribute("aria-label", S.remove_bot);
+      rm.onclick = () => api("DELETE", `/api/rooms/${room.id}/bots/${s.index}/`)
+        .catch((e) => toast(refusal(e)));
+      li.append(rm);
+    }
+    list.append(li);
+  }
+  box.append(el("h2", "prestart-title",
+    room.free_seats ? S.waiting_players : S.waiting_ready));
+  box.append(list);
+  // The rules' countdown for the last player to be ready (where a rule set has one), filled
+  // in by the timers.
+  box.append(el("p", "prestart-next starts-in", ""));
+  if (room.next_commitment) {
+    // The server's seed for this deal is fixed already: its SHA-256, checkable afterwards.
+    const fair = el("p", "prestart-fair", `${S.commitment}: `);
+    fair.id = "prestart-commitment";
+    const code = el("code", "", `${room.next_commitment.slice(0, 16)}…`);
+    code.title = room.next_commitment;
+    fair.dataset.commitment = room.next_commitment;
+    fair.append(code);
+    fair.title = S.commitment_help;
+    box.append(fair);
+    // What it is, in one line, and where the whole scheme is told.
+    const why = el("p", "prestart-fair-why muted", `${S.commitment_line} `);
+    const more = el("a", "", S.fair_link);
+    more.href = "/fair/";
+    why.append(more);
+    box.append(why);
+  }
+  const row = el("div", "prestart-actions");
+  if (canReady()) row.append(readyButton(S.ready));
+  if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
+    const add = el("button", "button button-quiet", S.add_bot);
+    add.id = "btn-add-bot";
+    add.onclick = () => api("POST", `/api/rooms/${room.id}/bots/`).catch((e) => toast(refusal(e)));
+    row.append(add);
+  }
+  if (table.mySeat === null) {
+    box.append(el("p", "muted", spectatingNote()));
+    if (room.free_seats && room.status === "open") row.append(joinButton());
+  }
+  box.append(row);
+}
+
+/** The room's "Hands" menu: a finished hand's replay link, newest first. */
+export function addHandLink(d) {
+  const list = $("#room-hands-list");
+  if (!list || !d.hand_id || list.querySelector(`[data-hand-id="${d.hand_id}"]`)) return;
+  const li = el("li", "");
+  li.dataset.handId = d.hand_id;
+  const a = el("a", "", fmt(S.hand_link, { n: d.hand }));
+  a.href = `/hands/${d.hand_id}/`;
+  li.append(a);
+  list.prepend(li);
+  $("#menu-hands").hidden = false;
+  const none = $("#room-hands-none");
+  if (none) none.remove();
+}
