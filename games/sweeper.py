@@ -22,6 +22,8 @@ _task: asyncio.Task | None = None
 # (Process-local by nature: these sockets live here; the database holds the rows.)
 LIVE_CHANNELS: set[str] = set()
 _last_beat = 0.0
+# Seconds between two sweeps: a bot's or a timeout's move is at most this late.
+SWEEP_INTERVAL = 0.25
 
 
 def sweep_once() -> int:
@@ -54,4 +56,4 @@ def ensure_sweeper() -> None:
         return
     if _task is not None and not _task.done():
         return
-    _task = asyncio.get_running_loop().create_task(sweep_forever(settings.GAME_SWEEP_INTERVAL))
+    _task = asyncio.get_running_loop().create_task(sweep_forever(SWEEP_INTERVAL))

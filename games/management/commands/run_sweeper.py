@@ -1,9 +1,8 @@
 import time
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.sweeper import sweep_once
+from games.sweeper import SWEEP_INTERVAL, sweep_once
 
 
 class Command(BaseCommand):
@@ -18,4 +17,4 @@ class Command(BaseCommand):
             if once:
                 self.stdout.write(f"{taken} actions taken")
                 return
-            time.sleep(settings.GAME_SWEEP_INTERVAL)
+            time.sleep(SWEEP_INTERVAL)
