@@ -37,7 +37,7 @@ from django.contrib import auth
 from django.db import DatabaseError, DataError, IntegrityError, connection
 
 from clubs.selectors import room_hidden_from
-from games import publish, selectors, services
+from games import presence, publish, selectors, services
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
         sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
-    service = services.seat_presence if seated else services.watch_presence
+    service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
 

@@ -28,6 +28,7 @@ from clubs.services import ClubError, check_spectator_delay, room_rules
 from config.api import clip
 from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
+from games.clocks import same_decision, set_deadlines
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -37,17 +38,14 @@ from games.rules import (
     Rejection,
     UnknownVariant,
     apply,
-    awaited,
     commitment,
     default_client_seed,
     get_variant,
     new_hand,
     new_match,
 )
-from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
-    fresh_users,
     room_and_playing,
     seat_viewers,
     seats_with_users,
@@ -56,8 +54,6 @@ from games.selectors import (
 
 User = get_user_model()
 log = logging.getLogger(__name__)
-
-MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 
 @dataclass
@@ -214,12 +210,6 @@ def _lock_room_playing(room_id) -> tuple[Room, bool]:
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
     return room, playing
-
-
-def _untimed(room: Room) -> bool:
-    """A table where a decision may have no clock: then whether its player is connected
-    decides whether it gets one (``_delay``)."""
-    return room.discard_seconds is None or room.claim_seconds is None
 
 
 def _current_hand(room: Room) -> Hand | None:
@@ -458,7 +448,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         state=state.to_json(),
         version=state.version,
     )
-    _set_deadlines(room, hand, state, seats, now)
+    set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=["deadlines", "deadline_at"])
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
@@ -514,7 +504,7 @@ def hand_act(*, room_id, user, version, action) -> int:
             "stale", f"stale version {version}: the table is at {hand.version}", 409
         )
 
-    if version != hand.version and not _same_decision(hand, state, version):
+    if version != hand.version and not same_decision(hand, state, version):
         raise stale()
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
@@ -523,23 +513,6 @@ def hand_act(*, room_id, user, version, action) -> int:
         raise ServiceError(out.code, out.reason, 409)
     _record(room, hand, [(seat.index, action, "player", *out)], seats)
     return hand.version
-
-
-def _same_decision(hand: Hand, state, version: int) -> bool:
-    """An action sent on an older ``version`` still answers the decision in hand: the
-    seats decide at once (a claim window, choosing suits or tiles to exchange; never a
-    turn of play) and the table has been at this decision point since that version, so
-    all that moved meanwhile is other seats' answers, which no seat sees before the
-    decision is over.  Whether this seat may still answer is ``apply``'s to say; if it
-    may not (it has answered already), the action is stale, as any other on an old
-    version."""
-    since = hand.deadlines.get("since")
-    return (
-        state.phase != "play"
-        and isinstance(since, int)
-        and since <= version < hand.version
-        and hand.deadlines.get("key") == _decision_key(state)
-    )
 
 
 def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | None = None) -> None:
@@ -561,7 +534,7 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | No
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
     else:
-        _set_deadlines(room, hand, state, seats, now)
+        set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=fields)
     HandAction.objects.bulk_create(
         HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
@@ -583,197 +556,3 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | No
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).
         finisher.announce_ended(room, hand)
-
-
-def _decision_key(state) -> str:
-    """Identifies one decision point: a claim window stays the same key while
-    its answers come in, so seats still to answer keep their deadlines."""
-    rivers = sum(len(d) for d in state.discards)
-    return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
-
-
-def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
-    """Seconds this seat gets for the current decision (None: no clock)."""
-    if seat.bot_controlled:
-        return settings.GAME_BOT_DELAY
-    delay = room.claim_seconds if state.phase == "claim" else room.discard_seconds
-    if delay is None and seat.index not in present:
-        # A table without timers still may not wait forever for someone who is gone.
-        delay = settings.GAME_AWAY_SECONDS
-    return delay
-
-
-def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
-    """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
-    the version the table came to this decision point at (``_same_decision``)."""
-    key = _decision_key(state)
-    same = hand.deadlines.get("key") == key
-    old = hand.deadlines.get("seats", {}) if same else {}
-    since = hand.deadlines.get("since") if same else state.version
-    # Presence only matters at a table without timers: spare everyone else the query.
-    users = fresh_users(room.pk, now) if _untimed(room) else frozenset()
-    present = {s.index for s in seats if s.user_id in users and not s.left}
-    per_seat = {}
-    for seat in awaited(state):
-        delay = _delay(room, seats[seat], state, present)
-        if delay is None:
-            continue
-        due = now + timedelta(seconds=delay)
-        kept = old.get(str(seat))
-        # A clock never moves later within one decision; it moves earlier when a bot takes
-        # the seat over (its player left) or the player's time is cut short.
-        if kept is not None and datetime.fromisoformat(kept) < due:
-            due = datetime.fromisoformat(kept)
-        per_seat[str(seat)] = due.isoformat()
-    hand.deadlines = {"key": key, "since": since, "seats": per_seat}
-    hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
-
-
-def _refresh_deadlines(room: Room) -> None:
-    """Recompute the current decision's clocks after a presence change (room locked)."""
-    hand = _current_hand(room)
-    if hand is None:
-        return
-    state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
-    before = (hand.deadlines, hand.deadline_at)
-    _set_deadlines(room, hand, state, seats, timezone.now())
-    if (hand.deadlines, hand.deadline_at) != before:
-        hand.save(update_fields=["deadlines", "deadline_at"])
-        publish.hand_changed_on_commit(
-            room.pk, hand, [(state, [])], viewers=seat_viewers(seats), private=room.private
-        )
-
-
-def _mark_presence(room: Room, user, channel: str, present: bool) -> None:
-    """The socket ``channel``'s presence row in the locked ``room``: written or gone."""
-    if present:
-        Presence.objects.update_or_create(
-            channel=channel, defaults={"room": room, "user": user, "seen_at": timezone.now()}
-        )
-    else:
-        Presence.objects.filter(channel=channel).delete()
-
-
-@transaction.atomic
-def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
-    """A seated player's socket opened or closed: a player who goes away (or comes back)
-    at a table without timers gets (or loses) a clock for the decision in hand."""
-    room, playing = _lock_room_playing(room_id)
-    _mark_presence(room, user, channel, present)
-    if playing and _untimed(room):  # with both timers set, presence changes no clock
-        _refresh_deadlines(room)
-    publish.room_changed_on_commit(room.pk)
-
-
-@transaction.atomic
-def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
-    """A spectator's socket opened or closed: the watchers count changes (spectators
-    change no clock); the row is beaten and expired like a player's."""
-    try:
-        room = _lock_room(room_id)
-    except ServiceError:
-        if not present:
-            Presence.objects.filter(channel=channel).delete()
-        return
-    _mark_presence(room, user, channel, present)
-    publish.room_changed_on_commit(room.pk)
-
-
-def presence_heartbeat(channels) -> int:
-    """A server vouches for its open sockets."""
-    return Presence.objects.filter(channel__in=list(channels)).update(seen_at=timezone.now())
-
-
-def presence_expire(now: datetime | None = None) -> int:
-    """Drop sockets whose server stopped beating (it died) and restart affected clocks."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    stale = Presence.objects.filter(seen_at__lt=since)
-    rooms = set(stale.values_list("room_id", flat=True))
-    removed, _ = stale.delete()
-    for room_id in rooms:
-        with transaction.atomic():
-            room = Room.objects.select_for_update().filter(pk=room_id).first()
-            if room is None:
-                continue
-            _refresh_deadlines(room)
-            publish.room_changed_on_commit(room.pk)
-    return removed
-
-
-def deadlines_fire_due(now: datetime | None = None) -> int:
-    """Fire every deadline that has passed (any process may call this at any time).
-
-    Returns how many actions were taken."""
-    now = now or timezone.now()
-    taken = 0
-    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
-    for room_id, hand_id in due.values_list("room_id", "pk"):
-        # One table's failure must not starve the others (its transaction rolled back;
-        # the next sweep tries it again).
-        try:
-            taken += hand_fire_deadline(room_id, hand_id, now)
-        except Exception:
-            log.exception("firing the deadline of hand %s failed", hand_id)
-    rooms = Room.objects.exclude(status=Room.Status.FINISHED).filter(next_hand_at__lte=now)
-    for room_id in rooms.values_list("pk", flat=True):
-        try:
-            room_next_hand(room_id, now)
-        except Exception:
-            log.exception("starting the next hand of room %s failed", room_id)
-    return taken
-
-
-@transaction.atomic
-def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
-    """Decide for every seat whose deadline has passed, with the bot policy.
-
-    Runs under the room lock and re-reads the hand, so when several processes
-    fire the same deadline the first does the work and the rest find it gone."""
-    now = now or timezone.now()
-    room = _lock_room(room_id)
-    hand = Hand.objects.filter(pk=hand_id, room=room).first()
-    if hand is None or hand.status != Hand.Status.PLAYING:
-        return 0
-    state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
-    steps = []
-    while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
-        waiting = awaited(state)
-        due = [
-            int(k)
-            for k, iso in sorted(hand.deadlines.get("seats", {}).items())
-            if datetime.fromisoformat(iso) <= now and int(k) in waiting
-        ]
-        if not due:
-            break
-        seat = due[0]
-        action = choose_action(state, seat)
-        out = apply(state, seat, action)
-        if isinstance(out, Rejection):  # pragma: no cover - the bot only picks legal actions
-            raise RuntimeError(f"bot action refused: {out.reason}")
-        source = "bot" if seats[seat].bot_controlled else "timeout"
-        steps.append((seat, action, source, *out))
-        state = out[0]
-        if state.phase != "ended":
-            # Seats newly awaited get a fresh clock; only bots with no delay act
-            # again within this sweep.
-            _set_deadlines(room, hand, state, seats, now)
-    if not steps:
-        return 0
-    _record(room, hand, steps, seats, now)
-    return len(steps)
-
-
-@transaction.atomic
-def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
-    now = now or timezone.now()
-    room = _lock_room(room_id)
-    if room.next_hand_at is None or room.next_hand_at > now:
-        return None
-    hand = _maybe_start_hand(room, force=True)
-    if hand is None and room.status == Room.Status.OPEN:
-        # A countdown whose table lost a player meanwhile: nothing to start, stop it.
-        room.next_hand_at = None
-        room.save(update_fields=["next_hand_at"])
-    return hand

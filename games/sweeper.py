@@ -3,7 +3,7 @@ and keeps this process's sockets' presence fresh (expiring that of dead servers)
 
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
-re-read in ``services.hand_fire_deadline`` make exactly one of them act.
+re-read in ``timers.hand_fire_deadline`` make exactly one of them act.
 ``manage.py run_sweeper`` runs the same loop as a process of its own.
 """
 
@@ -29,7 +29,8 @@ SWEEP_INTERVAL = 0.25
 def sweep_once() -> int:
     import time
 
-    from games.services import deadlines_fire_due, presence_expire, presence_heartbeat
+    from games.presence import presence_expire, presence_heartbeat
+    from games.timers import deadlines_fire_due
 
     global _last_beat
     now = time.monotonic()

@@ -314,4 +314,3 @@ def test_spectator_sees_no_concealed_tile(make_user):
         await watcher.disconnect()
 
     async_to_sync(run)()
-

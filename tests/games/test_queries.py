@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import presence, services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
 from tests.games.conftest import four_seated
@@ -141,7 +141,7 @@ def test_a_table_without_timers_gives_a_player_who_goes_away_the_away_clock(
     users = [make_user(f"u{i}") for i in range(4)]
     room = untimed_room(users, hands=2)
     for i, u in enumerate(users):
-        services.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
+        presence.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
         services.room_ready(room_id=room.pk, user=u)
     cap = django_capture_on_commit_callbacks
     suits = "mpsm"
@@ -151,7 +151,7 @@ def test_a_table_without_timers_gives_a_player_who_goes_away_the_away_clock(
     assert max(counts) <= ceilings()["discard"][0], counts
     hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
     assert hand.deadlines["seats"] == {}  # everyone awaited is here: no clock
-    services.seat_presence(room_id=room.pk, user=users[3], channel="c3", present=False)
+    presence.seat_presence(room_id=room.pk, user=users[3], channel="c3", present=False)
     assert not Presence.objects.filter(user=users[3]).exists()
     hand.refresh_from_db()
     assert set(hand.deadlines["seats"]) == {"3"}
@@ -256,7 +256,7 @@ def test_a_presence_change_reads_the_hand_only_while_one_is_played(make_user):
 
     def hand_reads(user, channel: str) -> int:
         with CaptureQueriesContext(connection) as ran:
-            services.seat_presence(room_id=room.pk, user=user, channel=channel, present=True)
+            presence.seat_presence(room_id=room.pk, user=user, channel=channel, present=True)
         return sum(q["sql"].startswith("SELECT") and "games_hand" in q["sql"] for q in ran)
 
     before_deal = hand_reads(users[0], "before-deal")
