@@ -267,7 +267,7 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
 
 
 # --------------------------------------------------------------------------
-# Hand records (issue 14): the public record of one hand, for replays and checks
+# Hand records: the public record of one hand, for replays and checks
 
 
 def hand_visible_to(hand: Hand, user) -> bool:
@@ -354,7 +354,7 @@ def room_hands(room: Room) -> list[dict]:
     return [{"id": r["pk"], "number": r["number"], "ended_at": r["ended_at"]} for r in rows]
 
 
-# Spectators of a room with a delay (issue 14: against ghosting)
+# Spectators of a room with a delay (against ghosting)
 
 
 def _hand_frames(hand: Hand):
