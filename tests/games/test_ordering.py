@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from games import consumers, publish, selectors, services
 from games.models import Hand
 from tests.games.conftest import sweep
-from tests.games.test_consumers import ann_at_a_table, connect, drain
+from tests.games.test_consumers import ann_at_a_table, connect, drain, receive_until
 from tests.live import choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,7 +72,9 @@ def test_overtaken_versions_go_out_in_order_and_a_lost_one_becomes_a_snapshot(ma
     async def run():
         comm = connect(room, cookie)
         await comm.connect()
-        first = await drain(comm)
+        first = []
+        await receive_until(comm, "state", seen=first)  # the join snapshot
+        first += await drain(comm)
         assert [m["t"] for m in first][:2] == ["room", "state"] and _states(first) == [0]
         b = await database_sync_to_async(_batches_of_play)(room, ann, 6)
         send = database_sync_to_async(publish._send)
