@@ -29,7 +29,7 @@ migrate: $(VENV)/.stamp-run
 
 run: migrate
 	@echo "Serving on http://127.0.0.1:8000/"
-	$(VENV)/bin/daphne -b 127.0.0.1 -p 8000 config.asgi:application
+	$(PY) -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application
 
 # The browser tests drive Debian's Chromium (never a downloaded browser); a CJK font makes
 # their screenshots readable.

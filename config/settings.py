@@ -116,14 +116,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # the integration tests a Daphne subprocess, which must all see the same database.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-output" / "test-db.sqlite3")}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters bound by the server and a statement prepared once it has run this many
-    # times on a connection: PostgreSQL stops planning the table server's few hot
-    # statements afresh at every action (its CPU per action fell by about a quarter in
-    # the table benchmark).  Empty turns preparing off (behind a pooler that cannot keep
-    # prepared statements, e.g. PgBouncer in transaction mode before 1.21).
-    threshold = os.environ.get("DB_PREPARE_THRESHOLD", "5")
+    # Parameters bound by the server and a statement prepared once it has run five times
+    # on a connection: PostgreSQL stops planning the table server's few hot statements
+    # afresh at every action.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"server_side_binding": True, "prepare_threshold": int(threshold) if threshold else None}
+        {"server_side_binding": True, "prepare_threshold": 5}
     )
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -146,11 +143,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Pub/sub: every process reads its messages from one subscription instead of
-            # one BRPOP per message, which capped a process at ~70 table actions/s. It may
-            # drop a message (at-most-once); clients notice the version gap and resync.
-            # games.layers.PubSubLayer: channels_redis' pub/sub layer that also publishes a
-            # batch of messages in one round trip.
-            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "games.layers.PubSubLayer"),
+            # one BRPOP per message.  It may drop a message (at-most-once); clients
+            # notice the version gap and resync.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
@@ -195,13 +190,10 @@ CELERY_DB_REUSE_MAX = 10**9
 
 # --- Authentication ----------------------------------------------------------------------------
 
-# Django's database sessions, their read written out (accounts/sessions.py).
-SESSION_ENGINE = "accounts.sessions"
 AUTH_USER_MODEL = "accounts.User"
-# Django's and allauth's, with the user's read written out (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "accounts.backends.ModelBackend",
-    "accounts.backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -339,23 +331,3 @@ GAME_PRESENCE_TTL = int(os.environ.get("GAME_PRESENCE_TTL", "30"))
 GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
-GAME_SWEEP_INTERVAL = float(os.environ.get("GAME_SWEEP_INTERVAL", "0.25"))
-# A bare echo socket at ws/echo/, the floor the table benchmark measures against.
-GAME_ECHO_ENDPOINT = env_bool("GAME_ECHO_ENDPOINT", False)
-# PostgreSQL: the socket server (config/asgi.py) commits moves without waiting for the
-# disk (synchronous_commit off on its connections).  A crash of PostgreSQL or of its
-# machine, not a restart, can lose the last ~0.6 s of moves; any later durable commit
-# (a settlement, a page's or the API's write) makes everything before it durable too.
-GAME_SOCKET_ASYNC_COMMIT = env_bool("GAME_SOCKET_ASYNC_COMMIT", True)
-# PostgreSQL: a table move this process can decide on what it kept is written from the
-# socket server's event loop on connections of its own, not in a worker thread
-# (games.loopdb); off, every move goes through a thread.
-GAME_SOCKET_LOOP_WRITES = env_bool("GAME_SOCKET_LOOP_WRITES", True)
-# How many connections each socket server's loop writes those moves on at most: more than
-# one writes moves at different tables side by side, the statements waiting for one in a
-# first-come queue (games.loopdb; README, the seventeenth and eighteenth rounds).
-GAME_SOCKET_LOOP_CONNECTIONS = int(os.environ.get("GAME_SOCKET_LOOP_CONNECTIONS", "4"))
-# Seconds a thread of the socket server holds the GIL while another waits for it
-# (sys.setswitchinterval, set by config/asgi.py; CPython's default is 0.005): the event
-# loop waits at most this long for a worker thread to let it run.
-GAME_SOCKET_SWITCH_INTERVAL = float(os.environ.get("GAME_SOCKET_SWITCH_INTERVAL", "0.0005"))

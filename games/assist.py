@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import publish, selectors, services
+from games import presence, publish, selectors, services
 from games.models import Room
 
 
@@ -35,6 +35,6 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
         # applies to the decision in hand, then let the room recompute every clock.
         hand.deadlines.get("seats", {}).pop(str(seat.index), None)
         hand.save(update_fields=["deadlines"])
-    services._refresh_deadlines(room)
+    presence.refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
     return room

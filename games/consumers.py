@@ -23,8 +23,6 @@ database by the snapshot.
 from __future__ import annotations
 
 import asyncio
-import collections
-import concurrent.futures
 import functools
 import heapq
 import itertools
@@ -32,24 +30,14 @@ import json
 import logging
 import time
 
-from asgiref.sync import SyncToAsync
 from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.contrib import auth
-from django.db import (
-    DatabaseError,
-    DataError,
-    IntegrityError,
-    close_old_connections,
-    connection,
-    connections,
-)
+from django.db import DatabaseError, DataError, IntegrityError, connection
 
 from clubs.selectors import room_hidden_from
-from games import loopdb, publish, selectors, services, timeline
+from games import presence, publish, selectors, services
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -66,46 +54,13 @@ CLOSE_RATE_LIMITED = 4429
 GAP_WAIT = 0.3
 
 
-class _TableDB(SyncToAsync):
-    """``database_sync_to_async`` without the health-check round trip on every call.
-
-    With ``CONN_HEALTH_CHECKS`` Django checks a persistent connection with a ``SELECT 1``
-    before its first query after each ``close_old_connections()``, which
-    ``database_sync_to_async`` runs around every call: for the table socket, one more
-    round trip to PostgreSQL per action (the table benchmark: 150 -> 184 actions/s
-    without it).  Here old connections are still closed around every call (too old, or
-    unusable after an error); the check is replaced by ``_db``'s retry."""
-
-    def thread_handler(self, loop, *args, **kwargs):
-        close_old_connections()
-        for conn in connections.all(initialized_only=True):
-            conn.health_check_done = True  # see _db: a dead connection costs a retry
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            close_old_connections()
-
-
-# Sockets opening, closing, readying, asking for a snapshot: a thread of their own, so a
-# burst of tables sitting down does not wait behind the tables playing (in the shared pool,
-# a connect storm starved handshakes) nor behind pages' sync views.  One, not more: with
-# four, a connect burst's threads took the GIL from the event loop and the playing tables
-# (paced p99 1.4 s at 50 tables, from 46-82 ms).
-CONNECT_THREADS = 1
-_CONNECT_POOL = concurrent.futures.ThreadPoolExecutor(
-    CONNECT_THREADS, thread_name_prefix="table-connect"
-)
-
-
-def _db(fn, *, parallel: bool = False):
-    """``fn`` run in a worker thread with that thread's database connection.
-
-    By default on the connect thread (``CONNECT_THREADS``); ``parallel``: in the shared
-    pool (a table action; actions at different tables run side by side, each with its
-    thread's connection, the room lock ordering each table).  A socket's calls are
-    awaited one at a time, so they stay in order either way.
-    A call that fails because its connection died (the database restarted: the call's
-    transaction did not commit) runs once more, on a new connection."""
+def _db(fn):
+    """``fn`` run in a worker thread of the shared pool with that thread's database
+    connection (``database_sync_to_async``, not thread-sensitive: calls of different
+    sockets run side by side, the room lock ordering each table).  A socket's calls are
+    awaited one at a time, so they stay in order.  A call that fails because its
+    connection died (the database restarted: the call's transaction did not commit)
+    runs once more, on a new connection."""
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
@@ -123,9 +78,7 @@ def _db(fn, *, parallel: bool = False):
             connection.close()
             return fn(*args, **kwargs)
 
-    if parallel:
-        return _TableDB(call, thread_sensitive=False)
-    return _TableDB(call, thread_sensitive=False, executor=_CONNECT_POOL)
+    return database_sync_to_async(call, thread_sensitive=False)
 
 
 def _error(code: str, message: str) -> str:
@@ -158,15 +111,12 @@ class _SessionOnly:
 def _enter(room_id, session, channel: str):
     """The socket's user (None: not signed in), ``_access``, and if the socket may stay,
     its presence row and its snapshot (``selectors.table_snapshot``; None for a
-    spectator of a room with a delay, whose snapshot is the past): one call at connect,
-    one hand-off to the connect thread and back.
+    spectator of a room with a delay, whose snapshot is the past): one call at connect.
 
     The user is read here from the session (``django.contrib.auth.get_user``, as a page
-    reads it) rather than by Channels' ``AuthMiddleware`` before the handshake: that
-    middleware reads session and user on the one thread every process shares for
-    thread-sensitive work, and in a burst of tables sitting down the queue there ran
-    past Daphne's handshake timeout (the table benchmark: hundreds of 1,000 sockets
-    refused with no HTTP answer)."""
+    reads it), on a worker thread after the handshake, rather than by Channels'
+    ``AuthMiddleware`` before it, on the one thread every process shares for
+    thread-sensitive work: a burst of tables sitting down would queue there."""
     from games import sweeper
 
     user = auth.get_user(_SessionOnly(session)) if session is not None else None
@@ -194,7 +144,7 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
         sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
     else:
         sweeper.LIVE_CHANNELS.discard(channel)
-    service = services.seat_presence if seated else services.watch_presence
+    service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
 
@@ -202,18 +152,7 @@ async def _presence(room_id, user, channel: str, present: bool, *, seated: bool 
     await _db(_mark_presence)(room_id, user, channel, present, seated=seated)
 
 
-def _act_timed(*, room_id, user, version, action, seat, arrived):
-    """``services.hand_act`` with its times kept for the benchmark (``games.timeline``):
-    when the frame reached the consumer, when the thread started and ended the move."""
-    started = timeline.now()
-    try:
-        return services.hand_act(room_id=room_id, user=user, version=version, action=action)
-    finally:
-        timeline.record("act", room_id, seat, version, arrived, started, timeline.now(), "thread")
-
-
-_act = _db(services.hand_act, parallel=True)
-_act_on_timeline = _db(_act_timed, parallel=True)
+_act = _db(services.hand_act)
 
 
 class _Sequencer:
@@ -266,151 +205,8 @@ class _Sequencer:
         self.ended = self.ended or bool(end)
 
 
-def _eager(coro) -> asyncio.Task | None:
-    """Run ``coro`` now, in the caller's turn of the loop, to its end (None) or to its
-    first wait; a task then finishes it, waking it as a task would (returned)."""
-    try:
-        waited = coro.send(None)
-    except StopIteration:
-        return None
-    return asyncio.ensure_future(_resume(coro, waited))
-
-
-async def _resume(coro, waited) -> None:
-    while True:
-        cancelled = False
-        try:
-            if waited is None:  # a bare yield: one pass of the loop
-                await asyncio.sleep(0)
-            else:  # whatever the future's outcome, the coroutine reads it itself
-                await asyncio.wait([waited])
-        except asyncio.CancelledError:
-            # As a task's cancel does: the future the coroutine waits on is cancelled (its
-            # await raises), or the error is thrown in where it yielded.
-            cancelled = waited is None
-            if waited is not None:
-                waited.cancel()
-        try:
-            waited = coro.throw(asyncio.CancelledError()) if cancelled else coro.send(None)
-        except StopIteration:
-            return
-
-
-class _Dispatching(AsyncWebsocketConsumer):
-    """A socket (the table's, and the benchmark's echo) whose messages are dispatched one
-    at a time, as Channels' ``AsyncConsumer`` does, but not through
-    ``await_many_dispatch`` (a new task for every message and an ``asyncio.wait`` on
-    both sources: three passes of the loop from a message's arrival to its handler, a
-    fifth of the table server's work at 250 tables).  Here one task reads each source
-    and runs the handlers itself when the socket is idle; a message that comes while a
-    handler runs waits in ``_mailbox`` and is handled, in order, as soon as that handler
-    returns, by the same task.  And a table's frames published in this process come
-    straight from the channel layer (``games.layers``' ``deliver_directly``): an idle
-    socket sends them in the turn of the loop that published them; a busy one (its own
-    move being written, a snapshot being read) right after the handler it is in, never
-    before or in between."""
-
-    async def __call__(self, scope, receive, send):
-        layer = get_channel_layer(self.channel_layer_alias)
-        if layer is None:  # pragma: no cover - settings always name a layer
-            return await super().__call__(scope, receive, send)
-        self.scope, self.channel_layer, self.base_send = scope, layer, send
-        # Only group messages come to a table socket (nothing sends to its channel by name).
-        group_only = getattr(layer, "new_group_channel", None)  # games.layers
-        self.channel_name = await (group_only or layer.new_channel)()
-        self.channel_receive = functools.partial(layer.receive, self.channel_name)
-        self._mailbox: collections.deque = collections.deque()
-        self._busy = False  # a handler is running (or was started and waits)
-        self._ended = asyncio.get_running_loop().create_future()
-        self._tasks: set[asyncio.Task] = set()
-        direct = getattr(layer, "deliver_directly", None)
-        if direct is not None:
-            direct(self.channel_name, self._local)
-        for source in (receive, self.channel_receive):
-            self._task(self._read(source))
-        try:
-            await self._ended  # StopConsumer, or what a handler raised
-        except StopConsumer:
-            pass
-        finally:
-            if direct is not None:
-                layer.stop_directly(self.channel_name)
-            for task in self._tasks:
-                task.cancel()  # the channel's reader unsubscribes as it goes
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def _task(self, coro) -> None:
-        """Run ``coro`` (or finish a task) as one of this socket's, cancelled as it ends."""
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _read(self, source) -> None:
-        while True:
-            try:
-                message = await source()
-            except Exception as e:  # noqa: BLE001 - a source that fails ends the consumer
-                self._end(e)  # (as in Channels: the server closes the socket)
-                return
-            self._mailbox.append(message)
-            if not self._busy:
-                await self._run()
-
-    def _post(self, message) -> None:
-        self._mailbox.append(message)
-        if not self._busy:
-            self._busy = True  # from now: the run is started, whatever comes before it runs
-            self._task(self._run())
-
-    def _local(self, message: dict) -> None:
-        """A message published in this process for this socket (``deliver_directly``):
-        a table's frames are sent now when nothing else is being handled."""
-        if self._busy or self._mailbox or message.get("type") != "table.frames":
-            self._post(message)
-            return
-        self._mailbox.append(message)
-        rest = _eager(self._run())
-        if rest is not None:  # it waits (the sequence lock is held): a task finishes it
-            self._task(rest)
-
-    async def _run(self) -> None:
-        """Handle what is in the mailbox, in order, until it is empty."""
-        self._busy = True
-        try:
-            while self._mailbox and not self._ended.done():
-                try:
-                    await self.dispatch(self._mailbox.popleft())
-                except asyncio.CancelledError:
-                    raise
-                except BaseException as e:  # noqa: BLE001 - StopConsumer, or a handler's error
-                    self._end(e)
-        finally:
-            self._busy = False
-
-    def _end(self, error: BaseException) -> None:
-        """End the consumer with ``error`` (StopConsumer: a plain end); the first to end
-        it is what it ends with."""
-        if not self._ended.done():
-            self._ended.set_exception(error)
-
-    async def dispatch(self, message):
-        """Run the message's handler, without Channels' per-message database cleanup.
-
-        Channels' ``dispatch`` first runs ``close_old_connections`` on the one thread
-        shared by all thread-sensitive sync code of this process: a thread hop for every
-        frame in and every state out (four per action at a full table), queued behind
-        whatever that thread is doing.  Every database call here goes through ``_db``,
-        which closes old connections itself, in the thread that uses them (the echo
-        socket uses none); so that hop did nothing for these consumers but wait."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class TableConsumer(_Dispatching):
-    """The table socket (see the module docstring); its messages are dispatched as
-    ``_Dispatching`` says."""
+class TableConsumer(AsyncWebsocketConsumer):
+    """The table socket (see the module docstring)."""
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """A frame for a socket its client has just closed is dropped: its disconnect is
@@ -533,7 +329,6 @@ class TableConsumer(_Dispatching):
         return False
 
     async def receive(self, text_data=None, bytes_data=None):
-        arrived = timeline.now() if timeline.ON else None
         if self.room_id is None:
             return
         if not self._within_budget():
@@ -543,7 +338,7 @@ class TableConsumer(_Dispatching):
                 await self.send(_error("rate_limited", "too many messages: slow down"))
             return
         try:
-            await self._handle(text_data, bytes_data, arrived)
+            await self._handle(text_data, bytes_data)
         except services.ServiceError as e:
             await self.send(_error(e.code, e.message))
         except Exception:
@@ -552,7 +347,7 @@ class TableConsumer(_Dispatching):
             log.exception("table socket frame failed (room %s)", self.room_id)
             await self.send(_error("server_error", "the server could not handle that message"))
 
-    async def _handle(self, text_data, bytes_data, arrived=None):
+    async def _handle(self, text_data, bytes_data):
         if bytes_data is not None or text_data is None:
             await self.send(_error("bad_frame", "send JSON text frames"))
             return
@@ -589,42 +384,8 @@ class TableConsumer(_Dispatching):
         if not isinstance(msg.get("action"), dict):
             await self.send(_error("bad_message", '"act" needs an "action" object'))
             return
-        if loopdb.enabled() and await self._act_here(msg["action"], msg.get("v"), arrived):
-            return
         # Actions at different tables run in parallel threads; the room lock orders them.
-        move = {"room_id": self.room_id, "user": self.user, "version": msg.get("v")}
-        if timeline.ON:
-            await _act_on_timeline(action=msg["action"], seat=self.seat, arrived=arrived, **move)
-        else:
-            await _act(action=msg["action"], **move)
-
-    async def _act_here(self, action: dict, version, arrived) -> bool:
-        """The move decided and written on this event loop (``games.loopdb``); False
-        when it is left to the thread path: another of the table's moves being written on
-        the loop (``loopdb.table_turn``), not decidable on the table this process kept,
-        the table moved meanwhile, or the loop's connection failed (the thread path then
-        decides under the room lock, and refuses a move on a version that is gone)."""
-        started = timeline.now() if timeline.ON else None
-        with loopdb.table_turn(self.room_id) as ours:
-            if not ours:
-                return False
-            move = services.kept_move(
-                self.room_id, self.user, version, action, conn=loopdb.backend()
-            )
-            if move is None:
-                return False
-            try:
-                row = await loopdb.fetch_one(move.sql, move.params)
-            except Exception:  # noqa: BLE001 - whatever failed, the thread path decides
-                log.warning("room %s: a move on the loop's connection failed", self.room_id)
-                return False
-            if row is None:
-                return False
-            services.kept_move_written(move, row[0])
-        if timeline.ON:
-            done = timeline.now()
-            timeline.record("act", self.room_id, self.seat, version, arrived, started, done, "loop")
-        return True
+        await _act(room_id=self.room_id, user=self.user, version=msg.get("v"), action=msg["action"])
 
     async def _send_snapshot(self, *, backlog: bool = False, envelopes=None):
         async with self.seq_lock:
@@ -681,8 +442,6 @@ class TableConsumer(_Dispatching):
             self._hold(asyncio.get_running_loop().time() + self.delay, text)
         else:
             await self.send(text)
-            if timeline.ON and key is not None:
-                timeline.record("out", self.room_id, self.seat, key[1], timeline.now())
 
     async def _release_early(self) -> None:
         """Send the held frames that are now next in line, drop those now old."""
@@ -767,16 +526,3 @@ class TableConsumer(_Dispatching):
                 await asyncio.wait_for(self.wake.wait(), wait)
             except TimeoutError:
                 pass
-
-
-class EchoConsumer(_Dispatching):
-    """A bare echo: the latency floor the table benchmark compares against (dispatched as
-    the table socket is, without Channels' database cleanup: a thread hop a frame).
-
-    Mounted only when GAME_ECHO_ENDPOINT is set (benchmarks)."""
-
-    async def connect(self):
-        await self.accept()
-
-    async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=text_data)

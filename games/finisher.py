@@ -18,11 +18,12 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 
-from games import publish, rows, settling
+from games import publish, settling
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
-from games.selectors import HAND_COLUMNS, SETTLEMENT_COLUMNS, settled_payload
+from games.selectors import settled_payload
 from records.services import match_finished_on_commit
 
 
@@ -43,13 +44,10 @@ def close_if_only_bots(room: Room, seats: list[Seat]) -> bool:
     return True
 
 
-def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> tuple:
-    """The hand's last action is being recorded: the room moves on to the next hand of
-    the match (or finishes), its seats are reset and whoever left during the hand is
-    out of the room, their seat open.  Sets ``room``'s fields and returns those writes
-    (``rows.Update``s), which go into the hand's own last write (``services._record``:
-    one statement on PostgreSQL, the room locked or checked by its revision there), so
-    a table's last move costs the trip a move costs; ``announce_ended`` after it."""
+def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+    """The hand's last action is being recorded (room locked): the room moves on to the
+    next hand of the match (or finishes), its seats are reset and whoever left during
+    the hand is out of the room, their seat open; ``announce_ended`` after it."""
     match = state.result["match"]
     room.hands_played += 1
     room.match = match
@@ -60,24 +58,16 @@ def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) 
         room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
     if room.status != Room.Status.FINISHED and _only_bots([s for s in seats if not s.left]):
         room.status, room.next_hand_at = Room.Status.FINISHED, None
-    moved = {f: getattr(room, f) for f in ("hands_played", "match", "status", "next_hand_at")}
-    return (
-        rows.Update(Room, {"id": room.pk}, moved),
-        # Two sets of rows, not one row written twice: a statement may write a row once.
-        rows.Update(Seat, {"room": room.pk, "left": False}, {"ready": False}),
-        rows.Update(
-            Seat, {"room": room.pk, "left": True}, {"user": None, "left": False, "ready": False}
-        ),
-    )
+    room.save(update_fields=["hands_played", "match", "status", "next_hand_at"])
+    Seat.objects.filter(room=room, left=False).update(ready=False)
+    Seat.objects.filter(room=room, left=True).update(user=None, left=False, ready=False)
 
 
 def announce_ended(room: Room, hand: Hand) -> None:
     """After ``hand_ended``'s writes (and the hand's messages, queued first: the table
     hears ``hand_end`` before the room moves on and before ``settled``): the room's new
-    payload and the settlement, queued for after the commit.  The payload is merged
-    (``publish.ROOM_MERGE``): read off the move's path, as the standings and readiness
-    it carries are nothing the players must see in the same instant as the hand's end."""
-    publish.room_changed_on_commit(room.pk, merge=True)
+    payload and the settlement, queued for after the commit."""
+    publish.room_changed_on_commit(room.pk)
     hand_id = hand.pk
     # Queued once the hand's messages are out: its ``settled`` must not overtake them.
     # A send that fails is logged; the hand stays owed its settlement (``games.settling``).
@@ -90,14 +80,11 @@ def hand_settle(hand_id) -> Settlement | None:
     settlement returned holds its hand (as read here, under the lock).
 
     Idempotent: the settlement row is unique per hand, so a retried task finds it and
-    does nothing more.  The reads and the two additions are written out (``rows``): the
-    ORM compiled them afresh at every hand's end, 2.0 ms of the worker's CPU against 0.2
-    (SQLite, by ``time.process_time``).  The settlement's own insert is not: one
-    ``create``, 0.05 ms more than written out."""
-    hand = rows.first(HAND_COLUMNS, "WHERE h.id = %s", [hand_id], lock=True)
+    does nothing more."""
+    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
     if hand is None or hand.status != Hand.Status.ENDED:
         return None
-    existing = rows.first(SETTLEMENT_COLUMNS, "WHERE st.hand_id = %s", [hand.pk])
+    existing = Settlement.objects.filter(hand=hand).first()
     if existing is not None:
         existing.hand = hand
         return existing
@@ -113,11 +100,11 @@ def hand_settle(hand_id) -> Settlement | None:
             "pot": out["pot"],
         },
     )
-    # One statement for the seats' scores, one for the players' balances.
-    deltas = dict(enumerate(out["deltas"]))
-    rows.add_amounts(Seat, "index", deltas, "score", where={"room": hand.room_id})
-    balances = {hand.players[i]: d for i, d in deltas.items() if hand.players[i] is not None}
-    rows.add_amounts(get_user_model(), "id", balances, "balance")
+    users = get_user_model().objects
+    for seat, delta in enumerate(out["deltas"]):
+        Seat.objects.filter(room_id=hand.room_id, index=seat).update(score=F("score") + delta)
+        if hand.players[seat] is not None:
+            users.filter(pk=hand.players[seat]).update(balance=F("balance") + delta)
     match_finished_on_commit(hand.room_id)  # the match's record, if this was its last hand
     return settlement
 

@@ -68,9 +68,6 @@ class Room(models.Model):
     next_server_seed = models.CharField(max_length=64, default=new_server_seed)
     # Spectators see the table this many seconds late (against ghosting); 0: live.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
-    # Drawn afresh whenever the room's Presence rows change (in the same transaction):
-    # a process may keep who is present keyed by it (``selectors.present_users``).
-    presence_rev = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

@@ -7,12 +7,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from games import rows
 from games.bot_accounts import display_names
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
@@ -49,17 +47,6 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
     }
 
 
-# Written out rather than compiled by the ORM each time (``games.rows``): a room's payload
-# is rebuilt and sent to the table at every seat, presence and ready change.  A whole room
-# and a whole hand serve the services too (the room lock, the current hand).
-ROOM_COLUMNS = rows.ModelColumns(Room, "r")
-HAND_COLUMNS = rows.ModelColumns(Hand, "h")
-SETTLEMENT_COLUMNS = rows.ModelColumns(Settlement, "st")
-_P_OWNER = rows.ModelColumns(get_user_model(), "o")
-_P_SEAT = rows.ModelColumns(Seat, "s")
-_P_USER = rows.ModelColumns(get_user_model(), "u")
-
-
 def _room_and_owner(room_id) -> tuple[Room | None, bool]:
     """The room with its owner, and whether a hand is being played in it."""
     return room_and_playing(room_id, owner=True)
@@ -73,47 +60,19 @@ def room_and_playing(room_id, *, owner: bool = False, lock: bool = False):
         room_id = int(room_id)
     except (ValueError, TypeError):
         return None, False
-    qn = connection.ops.quote_name
-    cols = f"{ROOM_COLUMNS.sql()}, {_P_OWNER.sql()}" if owner else ROOM_COLUMNS.sql()
-    join = f" JOIN {qn(_P_OWNER.model._meta.db_table)} o ON o.id = r.owner_id" if owner else ""
-    tail = ""
-    if lock and connection.features.has_select_for_update:
-        tail = " FOR UPDATE OF r" if connection.features.has_select_for_update_of else " FOR UPDATE"
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT {cols}, EXISTS (SELECT 1 FROM"
-            f" {qn(Hand._meta.db_table)} h WHERE h.room_id = r.id AND h.status = %s)"
-            f" FROM {qn(Room._meta.db_table)} r{join} WHERE r.id = %s{tail}",
-            [Hand.Status.PLAYING.value, room_id],
-        )
-        row = cur.fetchone()
-    if row is None:
-        return None, False
-    n = len(ROOM_COLUMNS)
-    room = ROOM_COLUMNS.build(row[:n])
+    playing = Hand.objects.filter(room=OuterRef("pk"), status=Hand.Status.PLAYING)
+    rooms = Room.objects.annotate(playing=Exists(playing))
     if owner:
-        room.owner = _P_OWNER.build(row[n : n + len(_P_OWNER)])
-    return room, bool(row[-1])
+        rooms = rooms.select_related("owner")
+    if lock:
+        rooms = rooms.select_for_update(of=("self",))
+    room = rooms.filter(pk=room_id).first()
+    return (None, False) if room is None else (room, room.playing)
 
 
 def seats_with_users(room_id) -> list[Seat]:
     """The room's seats in order, each with its user (None: a free seat)."""
-    qn = connection.ops.quote_name
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT {_P_SEAT.sql()}, {_P_USER.sql()} FROM {qn(Seat._meta.db_table)} s"
-            f" LEFT JOIN {qn(_P_USER.model._meta.db_table)} u ON u.id = s.user_id"
-            f" WHERE s.room_id = %s ORDER BY s.{qn('index')}",
-            [room_id],
-        )
-        found = cur.fetchall()
-    n = len(_P_SEAT)
-    seats = []
-    for row in found:
-        seat = _P_SEAT.build(row[:n])
-        seat.user = _P_USER.build(row[n:]) if seat.user_id is not None else None
-        seats.append(seat)
-    return seats
+    return list(Seat.objects.filter(room_id=room_id).select_related("user").order_by("index"))
 
 
 def room_payload(room_or_id, *, for_user=None) -> dict | None:
@@ -124,7 +83,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
             return None
     seats = seats_with_users(room.pk)
     v = get_variant(room.variant)
-    present, watchers = _presence_of(seats, _fresh_users(room.pk))
+    present, watchers = _presence_of(seats, fresh_users(room.pk))
     out = {
         "id": room.pk,
         "variant": room.variant,
@@ -171,19 +130,12 @@ def _next_deal(room: Room, playing: bool | None = None) -> dict:
     }
 
 
-def _fresh_users(room_id, now: datetime | None = None) -> set[int]:
+def fresh_users(room_id, now: datetime | None = None) -> set[int]:
     """The users with a Presence row in the room whose server has beaten within
-    ``GAME_PRESENCE_TTL``.  (Read for every room payload, several times a table sitting
-    down: written out, as ``seat_of``; the ORM's query cost 0.35 ms of CPU against 0.08.)"""
+    ``GAME_PRESENCE_TTL``."""
     since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    qn = connection.ops.quote_name
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT p.user_id FROM {qn(Presence._meta.db_table)} p"
-            " WHERE p.room_id = %s AND p.seen_at >= %s",
-            [room_id, connection.ops.adapt_datetimefield_value(since)],
-        )
-        return {row[0] for row in cur.fetchall()}
+    fresh = Presence.objects.filter(room_id=room_id, seen_at__gte=since)
+    return set(fresh.values_list("user_id", flat=True))
 
 
 def _presence_of(seats, fresh: set[int]) -> tuple[set[int], int]:
@@ -200,42 +152,18 @@ def _seat_rows(room_id):
 
 def present_seats(room_id, now: datetime | None = None) -> set[int]:
     """Seats whose current occupant has an open socket whose server has beaten recently."""
-    return _presence_of(_seat_rows(room_id), _fresh_users(room_id, now))[0]
-
-
-# room id -> (the room's presence_rev, the users with a fresh socket there).  A cache
-# checked against the room row read under its lock: any process may hold it.
-_PRESENT: dict[int, tuple[int, frozenset[int]]] = {}
-
-
-def present_users(room: Room, now: datetime | None = None) -> frozenset[int]:
-    """Users with a fresh socket in ``room`` (read under the room lock): from this
-    process's cache while the room's ``presence_rev`` is the one it was read at."""
-    hit = _PRESENT.get(room.pk)
-    if hit is not None and hit[0] == room.presence_rev:
-        return hit[1]
-    users = frozenset(_fresh_users(room.pk, now))
-    _PRESENT[room.pk] = (room.presence_rev, users)
-    return users
-
-
-def presence_known(room: Room) -> bool:
-    """Whether ``present_users`` of ``room`` would answer from this process's cache (no
-    database read)."""
-    hit = _PRESENT.get(room.pk)
-    return hit is not None and hit[0] == room.presence_rev
+    return _presence_of(_seat_rows(room_id), fresh_users(room_id, now))[0]
 
 
 def watching(room: Room, seats, now: datetime | None = None) -> bool:
-    """Whether anyone but its players has a fresh socket at ``room`` (read under the room
-    lock, so from ``present_users``' cache)."""
-    return _presence_of(seats, present_users(room, now))[1] > 0
+    """Whether anyone but its players has a fresh socket at ``room``."""
+    return _presence_of(seats, fresh_users(room.pk, now))[1] > 0
 
 
 def watcher_count(room_id, now: datetime | None = None) -> int:
     """How many people watch the table: users with a fresh socket in the room (the
     Presence rows every table socket keeps, beaten by its server) who do not play in it."""
-    return _presence_of(_seat_rows(room_id), _fresh_users(room_id, now))[1]
+    return _presence_of(_seat_rows(room_id), fresh_users(room_id, now))[1]
 
 
 def open_rooms(limit: int = 100, *, for_user=None):
@@ -249,54 +177,27 @@ def open_rooms(limit: int = 100, *, for_user=None):
     )
 
 
-def room_by_id(room_id, *, lock: bool = False) -> Room | None:
-    """The room (None: no such room, or not an id); ``lock``: its row locked until the
-    transaction ends (``services._lock_room``)."""
-    try:
-        room_id = int(room_id)
-    except (ValueError, TypeError):
-        return None
-    return rows.first(ROOM_COLUMNS, "WHERE r.id = %s", [room_id], lock=lock)
-
-
 def seat_of(room, user) -> int | None:
-    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left.
-    (Asked at every socket's connect and sync: written out, ``games.rows``.)"""
+    """The seat ``user`` plays in ``room`` (a room or its id) now; None once they left."""
     if user is None or not user.is_authenticated:
         return None
-    qn = connection.ops.quote_name
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT s.{qn('index')} FROM {qn(Seat._meta.db_table)} s WHERE s.room_id = %s"
-            f" AND s.user_id = %s AND NOT s.{qn('left')} ORDER BY s.id LIMIT 1",
-            [room.pk if isinstance(room, Room) else room, user.pk],
-        )
-        row = cur.fetchone()
-    return None if row is None else row[0]
+    room_id = room.pk if isinstance(room, Room) else room
+    seats = Seat.objects.filter(room_id=room_id, user=user, left=False).order_by("id")
+    return seats.values_list("index", flat=True).first()
 
 
 def access_of(room_id, user) -> tuple[int, bool, int | None, int, int | None] | None:
     """(room id, private, club id, spectator delay, the seat ``user`` plays there now as
-    ``seat_of`` says) for a socket opening or re-reading its seat; None: no such room.
-    (Every socket's connect and sync: one statement, written out, for what ``room_by_id``
-    and ``seat_of`` read in two.)"""
+    ``seat_of`` says) for a socket opening or re-reading its seat; None: no such room."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):
         return None
-    qn = connection.ops.quote_name
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT r.id, r.{qn('private')}, r.club_id, r.spectator_delay,"
-            f" (SELECT s.{qn('index')} FROM {qn(Seat._meta.db_table)} s WHERE s.room_id = r.id"
-            f" AND s.user_id = %s AND NOT s.{qn('left')} ORDER BY s.id LIMIT 1)"
-            f" FROM {qn(Room._meta.db_table)} r WHERE r.id = %s",
-            [user.pk, room_id],
-        )
-        row = cur.fetchone()
-    if row is None:
+    room = Room.objects.filter(pk=room_id).values("private", "club_id", "spectator_delay").first()
+    if room is None:
         return None
-    return row[0], bool(row[1]), row[2], row[3], row[4]
+    seat = seat_of(room_id, user)
+    return room_id, room["private"], room["club_id"], room["spectator_delay"], seat
 
 
 def seat_viewers(seats) -> dict[int, int]:
@@ -314,9 +215,7 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
     if seat is None and payload is not None and payload["spectator_delay"]:
         return spectator_snapshot(room_id, payload["spectator_delay"], payload=payload)[0]
     out = [envelope("room", None, payload)]
-    hand = rows.first(
-        HAND_COLUMNS, "WHERE h.room_id = %s ORDER BY h.number DESC LIMIT 1", [room_id]
-    )
+    hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
         state = HandState.from_json(hand.state)
         out.append(seat_state(state, seat, hand.deadlines, hand.number))
@@ -360,19 +259,20 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
             )
     except ImportError:  # pragma: no cover - leaderboards is always installed
         pass
+    seats = Seat.objects.filter(room_id=hand.room_id)
     return {
         "hand": hand.number,
         "hand_id": hand.pk,
         "transfers": settlement.transfers,
         "deltas": settlement.deltas,
         "details": settlement.details,
-        "scores": rows.values(Seat, "score", {"room": hand.room_id}, order_by="index"),
+        "scores": list(seats.order_by("index").values_list("score", flat=True)),
         "ratings": sorted(shown, key=lambda c: c["seat"]),
     }
 
 
 # --------------------------------------------------------------------------
-# Hand records (issue 14): the public record of one hand, for replays and checks
+# Hand records: the public record of one hand, for replays and checks
 
 
 def hand_visible_to(hand: Hand, user) -> bool:
@@ -459,7 +359,7 @@ def room_hands(room: Room) -> list[dict]:
     return [{"id": r["pk"], "number": r["number"], "ended_at": r["ended_at"]} for r in rows]
 
 
-# Spectators of a room with a delay (issue 14: against ghosting)
+# Spectators of a room with a delay (against ghosting)
 
 
 def _hand_frames(hand: Hand):

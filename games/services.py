@@ -5,20 +5,16 @@ client never hears of a change that rolled back.  Locking policy: a service
 that touches a room's seats or hands first locks the :class:`Room` row with
 ``select_for_update`` and holds it to the end of its transaction; that one
 lock serialises everything at a table (on SQLite, whose transactions are
-IMMEDIATE here, the database lock does the same).  One write takes that lock
-without reading under it first: a player's move at a table this process wrote
-last, decided on what it kept and written in one statement that locks the room
-and writes only if neither the room's row nor the hand's changed meanwhile
-(``_act_as_kept``; PostgreSQL).  Consumers, REST views, Celery tasks and the
-deadline sweeper all call these functions.
+IMMEDIATE here, the database lock does the same).  A move is one path
+(``hand_act``): lock the room, load the hand, apply the engine, append the action
+and save the snapshot in that transaction, publish each seat's view on commit.
+Consumers, REST views, Celery tasks and the deadline sweeper all call these
+functions.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-import secrets
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,8 +26,9 @@ from django.utils import timezone
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
 from config.api import clip
-from games import finisher, publish, rows
+from games import finisher, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
+from games.clocks import same_decision, set_deadlines
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -41,22 +38,15 @@ from games.rules import (
     Rejection,
     UnknownVariant,
     apply,
-    awaited,
     commitment,
     default_client_seed,
     get_variant,
     new_hand,
     new_match,
 )
-from games.rules.bots import choose_action
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
-    HAND_COLUMNS,
-    ROOM_COLUMNS,
-    presence_known,
-    present_users,
     room_and_playing,
-    room_by_id,
     seat_viewers,
     seats_with_users,
     watching,
@@ -64,8 +54,6 @@ from games.selectors import (
 
 User = get_user_model()
 log = logging.getLogger(__name__)
-
-MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
 
 
 @dataclass
@@ -209,156 +197,25 @@ def _club_rules(preset, owner, variant, rules, timers):
 
 
 def _lock_room(room_id) -> Room:
-    # Read on every sit-down, ready and presence change: written out (``games.rows``).
-    room = room_by_id(room_id, lock=True)
+    try:
+        room = Room.objects.select_for_update().filter(pk=int(room_id)).first()
+    except (ValueError, TypeError):
+        room = None
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
     return room
 
 
 def _lock_room_playing(room_id) -> tuple[Room, bool]:
-    """``_lock_room``, and whether a hand is being played in the room: one statement
-    (every ready of every table sitting down asks both)."""
+    """``_lock_room``, and whether a hand is being played in the room."""
     room, playing = room_and_playing(room_id, lock=True)
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
     return room, playing
 
 
-def _presence_changed(room: Room) -> None:
-    """The locked room's Presence rows changed in this transaction: a new
-    ``presence_rev``."""
-    room.presence_rev = secrets.randbits(62)
-    rows.update_fields(room, ["presence_rev"])
-
-
-def _lock_room_for_presence(room_id) -> Room | None:
-    """The room, locked, with a new ``presence_rev``: its Presence rows change in this
-    transaction (None: no such room), and ``room.playing``, whether a hand is being
-    played in it.  Every socket opening or closing does this: one statement (the update
-    takes the row lock and returns the row), written out (``games.rows``)."""
-    try:
-        room_id = int(room_id)
-    except (ValueError, TypeError):
-        return None
-    qn = rows.here().ops.quote_name
-    playing = (
-        f"EXISTS (SELECT 1 FROM {qn(Hand._meta.db_table)} h"
-        f" WHERE h.room_id = {qn(Room._meta.db_table)}.id AND h.status = %s)",
-        [Hand.Status.PLAYING.value],
-    )
-    room, room_playing = rows.update_returning(
-        ROOM_COLUMNS,
-        room_id,
-        {Room._meta.get_field("presence_rev").column: secrets.randbits(62)},
-        also=playing,
-    )
-    if room is not None:
-        room.playing = bool(room_playing)
-    return room
-
-
-def _untimed(room: Room) -> bool:
-    """A table where a decision may have no clock: then whether its player is connected
-    decides whether it gets one (``_delay``)."""
-    return room.discard_seconds is None or room.claim_seconds is None
-
-
-# room id -> (its seats_rev, its seats as read at that revision).  The database gives a
-# room a new random ``seats_rev`` whenever any of its seat rows changes (triggers,
-# migration 0009), so an entry is the truth while the room's revision, read under its
-# lock, is the same: a cache checked against the database, good in any process.
-_SEATS: dict[int, tuple[int, list[Seat]]] = {}
-
-
-def _play_seats(room: Room, rev: int) -> list[Seat]:
-    """The room's seats, read under its lock at revision ``rev``: from this process's
-    cache when they were read at that revision before.  Each caller gets its own copies
-    (it may change them; the database is what changes the revision)."""
-    hit = _SEATS.get(room.pk)
-    if hit is None or hit[0] != rev:
-        hit = (rev, seats_with_users(room.pk))
-        _SEATS[room.pk] = hit
-    return [rows.clone(s) for s in hit[1]]
-
-
-# hand id -> (a snapshot revision, the version, the hand's state): the states this
-# process recorded (kept on commit).  ``_record`` writes a new random ``state_rev`` with
-# every snapshot, and the database gives the row a new one whenever the snapshot is
-# written by anything else (migration 0010's triggers), so an entry whose revision is
-# the one read under the room lock is the state in the database, without reading or
-# parsing the snapshot: whenever the table's previous action was recorded by this
-# process, as it is when the balancer sends a room's sockets to one process
-# (``deploy/nginx.conf``).  A cache checked against the database, good in any process.
-_STATES: dict[int, tuple[int, int, HandState]] = {}
-_STATES_LOCK = threading.Lock()
-STATES_KEPT = 4096  # hands; past that the least recently recorded is dropped
-
-
-def _hand_state(hand: Hand) -> HandState:
-    """The state of ``hand`` as read under the room lock (with its ``state_rev``).  Read
-    only: the engine's ``apply`` returns a new state and leaves this one as it was."""
-    hit = _STATES.get(hand.pk)
-    rev = getattr(hand, "state_rev", None)
-    if hit is not None and rev is not None and hit[0] == rev and hit[1] == hand.version:
-        return hit[2]
-    return HandState.from_json(hand.state)  # deferred by the lock's read: loaded here
-
-
-def _remember(cache: dict, key, value) -> None:
-    """``value`` as ``cache``'s newest entry at ``key`` (None: none there); past
-    ``STATES_KEPT`` entries the oldest written is dropped.  Under ``_STATES_LOCK``."""
-    cache.pop(key, None)
-    if value is None:
-        return
-    if len(cache) >= STATES_KEPT:
-        del cache[next(iter(cache))]
-    cache[key] = value
-
-
-def _keep_state(hand_id: int, rev: int, state: HandState) -> None:
-    with _STATES_LOCK:
-        kept = None if state.phase == "ended" else (rev, state.version, state)
-        _remember(_STATES, hand_id, kept)
-
-
-@dataclass(frozen=True)
-class _Table:
-    room: Room  # each with ``row_xmin``, its row's revision (``rows.update_then_insert``)
-    hand: Hand  # as written, its snapshot left out (that is ``_STATES``')
-    seats: list[Seat]
-
-
-# room id -> the table as this process last wrote it, on PostgreSQL: what an action
-# needs to be decided and written without the room lock's read (``_act_as_kept``).
-# Its write is conditional on both rows' revisions, so an entry another process (or
-# this one by another path) made stale costs one statement that writes nothing, and
-# the action is decided again under the lock.  A cache checked against the database,
-# good in any process.
-_TABLES: dict[int, _Table] = {}
-
-
-def _keep_table(room: Room, hand: Hand, seats: list[Seat]) -> None:
-    hand = rows.clone(hand)
-    hand.__dict__.pop("state", None)
-    with _STATES_LOCK:
-        was = _TABLES.get(room.pk)
-        if was is None or seats is not was.seats:  # the kept ones: nobody changes them
-            seats = [rows.clone(s) for s in seats]
-        _remember(_TABLES, room.pk, _Table(room, hand, seats))
-
-
-def _drop_table(room_id: int) -> None:
-    with _STATES_LOCK:
-        _remember(_TABLES, room_id, None)
-
-
 def _current_hand(room: Room) -> Hand | None:
-    return rows.first(
-        HAND_COLUMNS,
-        "WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1",
-        [room.pk, Hand.Status.PLAYING.value],
-    )
+    return Hand.objects.filter(room=room, status=Hand.Status.PLAYING).order_by("id").first()
 
 
 @transaction.atomic
@@ -404,8 +261,7 @@ def room_leave(*, room_id, user) -> Room:
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
-    if Presence.objects.filter(room=room, user=user).delete()[0]:
-        _presence_changed(room)
+    Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
     if hand is not None:
         state = HandState.from_json(hand.state)
@@ -501,17 +357,17 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         if seed and seed != seat.client_seed and not playing:
             seat.client_seed = seed
             seat.save(update_fields=["client_seed"])
-            publish.room_changed_on_commit(room.pk, merge=True)
+            publish.room_changed_on_commit(room.pk)
         return room  # otherwise nothing changed: nothing to tell the table
     seat.ready = True
     fields = ["ready"]
     if seed:
         seat.client_seed = seed
         fields.append("client_seed")
-    rows.update_fields(seat, fields)  # every seat of every table sitting down: written out
+    seat.save(update_fields=fields)
     if _maybe_start_hand(room, seats=seats, playing=playing) is None:
         _auto_ready_clock(room, seats)
-    publish.room_changed_on_commit(room.pk, merge=True)
+    publish.room_changed_on_commit(room.pk)
     return room
 
 
@@ -594,8 +450,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         state=state.to_json(),
         version=state.version,
     )
-    _set_deadlines(room, hand, state, seats, now)
-    rows.update_fields(hand, ["deadlines", "deadline_at"])  # every deal: written out
+    set_deadlines(room, hand, state, seats, now)
+    hand.save(update_fields=["deadlines", "deadline_at"])
     # A client seed is for one hand: the next one needs a fresh seed with the next ready.
     Seat.objects.filter(room=room).update(ready=False, client_seed="")
     for seat in seats:  # as the database now has them
@@ -603,8 +459,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     room.status = Room.Status.PLAYING
     room.next_hand_at = None
     room.next_server_seed = new_server_seed()
-    rows.update_fields(room, ["status", "next_hand_at", "next_server_seed"])
-    _keep_dealt(room, hand, state, seats)
+    room.save(update_fields=["status", "next_hand_at", "next_server_seed"])
     publish.hand_changed_on_commit(
         room.pk,
         hand,
@@ -614,587 +469,92 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
     )
     # Merged: one payload with the readies that dealt it (a table sitting down sent one
     # for its deal and another for its last ready, 50 ms apart).
-    publish.room_changed_on_commit(room.pk, merge=True)
+    publish.room_changed_on_commit(room.pk)
     return hand
-
-
-def _keep_dealt(room: Room, hand: Hand, state, seats: list[Seat]) -> None:
-    """The table just dealt kept on commit, as ``_record`` keeps a table it wrote
-    (PostgreSQL): the hand's first moves are then decided without the room lock, on the
-    socket server's loop (``games.loopdb``), instead of on the thread path, where
-    Sichuan's four 定缺 made at once waited on one another for the lock (issue 15: as
-    250 tables sat down, a hand's first four moves were most of the slowest 1 %).
-    ``room`` and ``hand`` were both written by this transaction, after everything else
-    it wrote of them: their revision is what the database says now, read back in one
-    statement with the snapshot revision it gave the new hand.  Called last with the
-    room locked."""
-    conn = rows.here()
-    if conn.vendor != "postgresql" or state.phase == "ended":
-        return
-    qn = conn.ops.quote_name
-    with conn.cursor() as cur:
-        cur.execute(
-            f"SELECT h.state_rev, {rows.row_revisions('h')}, {rows.row_revisions('r')}"
-            f" FROM {qn(Hand._meta.db_table)} h JOIN {qn(Room._meta.db_table)} r"
-            " ON r.id = h.room_id WHERE h.id = %s",
-            [hand.pk],
-        )
-        hand.state_rev, hand.row_xmin, xmin = cur.fetchone()
-    room = rows.clone(room)
-    room.row_xmin = xmin
-    if not room.private:
-        # Who is connected, at the revision just locked: a public table's moves say
-        # whether anyone watches (``watching``), and the loop decides only a move whose
-        # table's presence it knows (``kept_move``).  The first move would read it.
-        present_users(room)
-    transaction.on_commit(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
-    transaction.on_commit(functools.partial(_keep_table, room, hand, seats))
 
 
 # --------------------------------------------------------------------------
 # Playing
 
 
-class _Raced(Exception):
-    """The hand read with the room lock was older than the locked room (see hand_act)."""
-
-
-# The hand's snapshot is not read with the lock: ``_hand_state`` takes it from this
-# process's cache when the version matches, and loads the column only when it does not.
-_HAND_COLS = rows.ModelColumns(Hand, "h", defer=("state",))
-
-
-def _lock_room_and_hand(room_id) -> tuple[Room, Hand | None]:
-    """Lock the room and read its playing hand and its seats revision, in one statement.
-
-    On PostgreSQL a statement that waited for the lock re-reads only the locked row, so
-    the hand may be the one from before the wait: callers confirm its version (the
-    snapshot update is conditional on it) and read it again when it moved.  The room
-    (the seats revision with it) is the one after the wait.
-
-    Written out rather than compiled by the ORM at every action (``games.rows``)."""
-    conn = rows.here()
-    lock = " FOR UPDATE OF r" if conn.features.has_select_for_update_of else ""
-    with conn.cursor() as cur:
-        cur.execute(
-            f"SELECT {_HAND_COLS.sql()}, {ROOM_COLUMNS.sql()}, r.seats_rev, h.state_rev,"
-            f" {rows.row_revisions('r')}, {rows.row_revisions('h')}"
-            " FROM games_hand h JOIN games_room r ON r.id = h.room_id"
-            f" WHERE h.room_id = %s AND h.status = %s ORDER BY h.id LIMIT 1{lock}",
-            [room_id, Hand.Status.PLAYING.value],
-        )
-        row = cur.fetchone()
-    if row is None:
-        return _lock_room(room_id), None
-    n = len(_HAND_COLS)
-    hand = _HAND_COLS.build(row[:n], conn)
-    room = ROOM_COLUMNS.build(row[n : n + len(ROOM_COLUMNS)], conn)
-    hand.room = room
-    hand.seats_rev, hand.state_rev = row[-4], row[-3]
-    room.row_xmin, hand.row_xmin = row[-2], row[-1]  # None on SQLite
-    return room, hand
-
-
-def hand_act(*, room_id, user, version, action) -> int:
-    """Apply a seated player's action; returns the new version."""
-    try:
-        room_id = int(room_id)
-    except (ValueError, TypeError):
-        raise ServiceError("no_room", "no such room", 404) from None
-    done = _act_as_kept(room_id, user, version, action)
-    return done if done is not None else _act_locked(room_id, user, version, action)
-
-
-def _act_as_kept(room_id: int, user, version, action) -> int | None:
-    """The action applied to the table as this process last wrote it, in one statement
-    that locks the room and writes only if neither the room's row nor the hand's has
-    changed since (``_TABLES``); the new version, or None when that cannot be known
-    without the lock: no table kept, the table moved, or anything but a legal move
-    (refusals, leaving), all left to ``_act_locked``, which decides under the lock as if
-    this had not been tried.  A move that ends the hand is one statement too, the room
-    moving on in it (``finisher.hand_ended``).
-
-    Everything the locked path reads under the lock is in those two rows or kept
-    against them: the seats (``seats_rev``) and who is connected (``presence_rev``) are
-    the room row's, so any change of them changes its revision (PostgreSQL's ``xmin``:
-    the id of the transaction that wrote the row last)."""
-    if rows.here().in_atomic_block:
-        # Within a transaction of the caller's, a row written twice in it keeps the same
-        # revision (the transaction's id): only a statement of its own can rely on it.
-        return None
-    decided = _kept_decision(room_id, user, version, action)
-    if decided is None:
-        return None
-    kept, seat, hand, out = decided
-    # The room is written too when this move ends the hand (``finisher.hand_ended``):
-    # on a copy, so that a raced write leaves what is kept as it was.
-    room = rows.clone(kept.room)
-    try:
-        _record(room, hand, [(seat.index, action, "player", *out)], kept.seats, kept=True)
-    except _Raced:
-        return None
-    return hand.version
-
-
-def _kept_decision(room_id: int, user, version, action):
-    """(the kept table, the user's seat there, a copy of its hand, ``apply``'s answer)
-    for a legal move on the table this process kept; None when that cannot be decided
-    without the lock (``_act_as_kept``).  Reads nothing from the database."""
-    kept = _TABLES.get(room_id)
-    if kept is None or not isinstance(action, dict) or action.get("type") == "leave":
-        return None
-    if isinstance(version, bool) or not isinstance(version, int):
-        return None
-    seat = next((s for s in kept.seats if s.user_id == user.pk and not s.left), None)
-    hit = _STATES.get(kept.hand.pk)
-    if seat is None or hit is None or hit[:2] != (kept.hand.state_rev, kept.hand.version):
-        return None
-    hand, state = rows.clone(kept.hand), hit[2]
-    if version != hand.version and not _same_decision(hand, state, version):
-        return None
-    out = apply(state, seat.index, action)
-    if isinstance(out, Rejection):
-        return None
-    return kept, seat, hand, out
-
-
-@dataclass(frozen=True)
-class KeptMove:
-    """A move decided on the table this process kept, for the socket server's event loop
-    to write itself (``games.loopdb``, ``consumers``): ``sql`` and ``params`` are
-    ``_act_as_kept``'s one statement, which returns the hand row's new revision, or no
-    row when the table moved meanwhile; then ``kept_move_written``."""
-
-    room: Room
-    hand: Hand
-    write: _Write
-    sql: str
-    params: list
-
-
-def kept_move(room_id: int, user, version, action, *, conn=None) -> KeptMove | None:
-    """``_act_as_kept`` up to its statement, on the socket server's event loop: no
-    database call, no thread.  None for anything it leaves to the thread path (which then
-    decides as before): what ``_act_as_kept`` leaves to the lock, a move that ends the
-    hand (its settlement is queued on commit), and a table whose connected users this
-    process does not know at its revision (they would be read).  ``conn``: the Django
-    connection object the statement is made with (``rows.update_then_insert_statement``)."""
-    decided = _kept_decision(room_id, user, version, action)
-    if decided is None:
-        return None
-    kept, seat, hand, out = decided
-    if out[0].phase == "ended":
-        return None
-    room = rows.clone(kept.room)
-    if (_untimed(room) or not room.private) and not presence_known(room):
-        return None
-    write = _write_of(room, hand, [(seat.index, action, "player", *out)], kept.seats)
-    sql, params = rows.update_then_insert_statement(
-        hand, write.fields, write.logged, **_write_guards(room, hand, write, kept=True), conn=conn
-    )
-    return KeptMove(room, hand, write, sql, params)
-
-
-def kept_move_written(move: KeptMove, written: str) -> int:
-    """After ``move``'s statement wrote (``written``: the hand row's new revision), on
-    the event loop: what commit does for ``_act_as_kept`` (the table and state kept, the
-    frames to this process's sockets at once and on to the others); the new version."""
-    _after_write(move.room, move.hand, move.write, written, now=True)
-    return move.hand.version
-
-
 @transaction.atomic
-def _act_locked(room_id: int, user, version, action) -> int:
-    room, hand = _lock_room_and_hand(room_id)
+def hand_act(*, room_id, user, version, action) -> int:
+    """Apply a seated player's action; returns the new version.
+
+    The one write path of a move: lock the room, read its playing hand (current: read
+    under the lock), apply the engine, then ``_record``."""
+    room = _lock_room(room_id)
+    hand = _current_hand(room)
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seats = _play_seats(room, hand.seats_rev)  # at the revision read with the lock: current
+    seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
+    if not isinstance(action, dict):
+        raise ServiceError("bad_action", "an action is an object")
     if action.get("type") == "leave":
         # One leave path, whichever door it comes through (the lock is re-entered).
         room_leave(room_id=room.pk, user=user)
         return Hand.objects.get(pk=hand.pk).version
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
-    for fresh in (False, True):
-        read = hand.version  # _act moves ``hand`` on; this is the version it was read at
-        try:
-            return _act(room, hand, seats, seat, version, action, checked=fresh)
-        except (ServiceError, _Raced):
-            if fresh:
-                raise
-            # Refused or raced on a hand that may predate the lock: decide again on the
-            # hand as it is now (the lock is held, so this read is current).
-            again = Hand.objects.filter(pk=hand.pk).first()
-            if again is None or (again.version == read and again.status == Hand.Status.PLAYING):
-                raise
-            if again.status != Hand.Status.PLAYING:
-                raise ServiceError("no_hand", "no hand is being played in this room", 409) from None
-            hand = again
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _same_decision(hand: Hand, state, version: int) -> bool:
-    """An action sent on an older ``version`` still answers the decision in hand: the
-    seats decide at once (a claim window, choosing suits or tiles to exchange; never a
-    turn of play) and the table has been at this decision point since that version, so
-    all that moved meanwhile is other seats' answers, which no seat sees before the
-    decision is over.  Whether this seat may still answer is ``apply``'s to say; if it
-    may not (it has answered already), the action is stale, as any other on an old
-    version."""
-    since = hand.deadlines.get("since")
-    return (
-        state.phase != "play"
-        and isinstance(since, int)
-        and since <= version < hand.version
-        and hand.deadlines.get("key") == _decision_key(state)
-    )
-
-
-def _act(room, hand, seats, seat, version, action, *, checked: bool) -> int:
-    state = _hand_state(hand)
+    state = HandState.from_json(hand.state)
 
     def stale():
         return ServiceError(
             "stale", f"stale version {version}: the table is at {hand.version}", 409
         )
 
-    if version != hand.version and not _same_decision(hand, state, version):
+    if version != hand.version and not same_decision(hand, state, version):
         raise stale()
     out = apply(state, seat.index, action)
     if isinstance(out, Rejection):
         if version != hand.version:  # e.g. this seat has answered since: the table moved on
             raise stale()
         raise ServiceError(out.code, out.reason, 409)
-    _record(
-        room,
-        hand,
-        [(seat.index, action, "player", *out)],
-        seats,
-        expect=None if checked else hand.version,
-    )
+    _record(room, hand, [(seat.index, action, "player", *out)], seats)
     return hand.version
 
 
-def _record(
-    room: Room,
-    hand: Hand,
-    steps,
-    seats: list[Seat] | None = None,
-    now: datetime | None = None,
-    *,
-    expect: int | None = None,
-    kept: bool = False,
-) -> None:
-    """Save the snapshot and append accepted actions to the log, in this transaction.
+def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | None = None) -> None:
+    """Save the snapshot and append accepted actions to the log, in this transaction
+    (the room locked), and publish each seat's view on commit.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
-    clock the actions were decided on (a deadline sweep's).  ``expect``: the version the
-    hand must still be at in the database (else ``_Raced``, nothing written).  ``kept``:
-    ``room`` and ``hand`` are this process's ``_TABLES`` entry, not read under the lock:
-    the write locks the room and happens only while both rows are at the revisions
-    kept (else ``_Raced``)."""
-    write = _write_of(room, hand, steps, seats, now)
-    written = rows.update_then_insert(
-        hand,
-        write.fields,
-        write.logged,
-        **_write_guards(room, hand, write, expect=expect, kept=kept),
-    )
-    if written is None:
-        if expect is None and not kept:  # pragma: no cover - the room lock is held
-            raise Hand.DoesNotExist(hand.pk)
-        raise _Raced
-    _after_write(room, hand, write, written)
-
-
-@dataclass(frozen=True)
-class _Write:
-    """What ``_record`` writes of a hand's steps (``_write_of``), for after the write."""
-
-    steps: list
-    state: HandState  # the last step's
-    fields: list[str]
-    logged: list[HandAction]
-    seats: list[Seat]
-    also: tuple
-    now: datetime
-
-
-def _write_of(room: Room, hand: Hand, steps, seats=None, now=None) -> _Write:
-    """``hand`` moved on to the last of ``steps`` (its snapshot, version, clocks, and at
-    the end its result and the room's next state, ``finisher.hand_ended``), and the
-    log rows of the steps: ``_record``'s write, not yet made."""
+    clock the actions were decided on (a deadline sweep's).  At the hand's end the room
+    moves on in the same transaction (``finisher.hand_ended``)."""
     now = now or timezone.now()
     state = steps[-1][3]
     hand.state = state.to_json()
     hand.version = state.version
     fields = ["state", "version", "deadlines", "deadline_at"]
-    seats = seats if seats is not None else seats_with_users(room.pk)
-    also = ()
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
         hand.result = state.result
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
         fields += ["status", "result", "ended_at"]
-        also = finisher.hand_ended(room, hand, state, seats, now)
     else:
-        _set_deadlines(room, hand, state, seats, now)
-    # Written out, not compiled by the ORM at every action (``games.rows``); with the
-    # snapshot's new revision (``_hand_state``).
-    hand.state_rev = secrets.randbits(62)
-    logged = [
+        set_deadlines(room, hand, state, seats, now)
+    hand.save(update_fields=fields)
+    HandAction.objects.bulk_create(
         HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
         for seat, action, source, st, _ in steps
-    ]
-    return _Write(steps, state, fields, logged, seats, also, now)
-
-
-def _write_guards(room: Room, hand: Hand, write: _Write, *, expect=None, kept=False) -> dict:
-    """``rows.update_then_insert``'s conditions for ``_record``'s write (see there)."""
-    return {
-        "where": None if expect is None else {"version": expect},
-        "columns": {"state_rev": hand.state_rev},
-        "xmin": hand.row_xmin if kept else None,
-        "lock": (Room, room.pk, room.row_xmin) if kept else None,
-        "also": write.also,
-    }
-
-
-def _after_write(room: Room, hand: Hand, write: _Write, written: str, *, now=False) -> None:
-    """What follows ``_record``'s write: on commit (``now``: at once, the write being a
-    statement of its own that has committed, on the socket server's event loop) the
-    state and the table kept, and the frames published (``publish``)."""
-    state = write.state
-    later = (lambda fn: fn()) if now else transaction.on_commit
-    later(functools.partial(_keep_state, hand.pk, hand.state_rev, state))
-    if written and getattr(room, "row_xmin", None) and state.phase != "ended":
-        # Read under the lock (or kept, and checked by this write) and not written here:
-        # the room's revision is still the one read.
-        hand.row_xmin = written
-        later(functools.partial(_keep_table, room, hand, write.seats))
-    else:
-        later(functools.partial(_drop_table, room.pk))
-    messages = publish.hand_changed(
+    )
+    if state.phase == "ended":
+        finisher.hand_ended(room, hand, state, seats, now)
+    publish.hand_changed_on_commit(
         room.pk,
         hand,
-        [(s, e) for *_, s, e in write.steps],
-        viewers=seat_viewers(write.seats),
+        [(st, events) for *_, st, events in steps],
+        viewers=seat_viewers(seats),
         private=room.private,
         # A spectator's presence row is written under the room's row lock: one not counted
         # here connected after this action and starts from a snapshot taken after it.
-        watched=not room.private and watching(room, write.seats, write.now),
+        watched=not room.private and watching(room, seats, now),
     )
-    if now:
-        publish.send_here(messages)
-    else:
-        publish.send_on_commit(messages)
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before
         # the room moves on and before settled (eager Celery settles on commit, in order).
         finisher.announce_ended(room, hand)
-
-
-def _decision_key(state) -> str:
-    """Identifies one decision point: a claim window stays the same key while
-    its answers come in, so seats still to answer keep their deadlines."""
-    rivers = sum(len(d) for d in state.discards)
-    return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
-
-
-def _delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
-    """Seconds this seat gets for the current decision (None: no clock)."""
-    if seat.bot_controlled:
-        return settings.GAME_BOT_DELAY
-    delay = room.claim_seconds if state.phase == "claim" else room.discard_seconds
-    if delay is None and seat.index not in present:
-        # A table without timers still may not wait forever for someone who is gone.
-        delay = settings.GAME_AWAY_SECONDS
-    return delay
-
-
-def _set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
-    """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
-    the version the table came to this decision point at (``_same_decision``)."""
-    key = _decision_key(state)
-    same = hand.deadlines.get("key") == key
-    old = hand.deadlines.get("seats", {}) if same else {}
-    since = hand.deadlines.get("since") if same else state.version
-    # Presence only matters at a table without timers: spare everyone else the query.
-    users = present_users(room, now) if _untimed(room) else frozenset()
-    present = {s.index for s in seats if s.user_id in users and not s.left}
-    per_seat = {}
-    for seat in awaited(state):
-        delay = _delay(room, seats[seat], state, present)
-        if delay is None:
-            continue
-        due = now + timedelta(seconds=delay)
-        kept = old.get(str(seat))
-        # A clock never moves later within one decision; it moves earlier when a bot takes
-        # the seat over (its player left) or the player's time is cut short.
-        if kept is not None and datetime.fromisoformat(kept) < due:
-            due = datetime.fromisoformat(kept)
-        per_seat[str(seat)] = due.isoformat()
-    hand.deadlines = {"key": key, "since": since, "seats": per_seat}
-    hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
-
-
-def _refresh_deadlines(room: Room) -> None:
-    """Recompute the current decision's clocks after a presence change (room locked; a
-    room read by ``_lock_room_for_presence`` says whether a hand is being played)."""
-    if getattr(room, "playing", True) is False:
-        return  # sitting down before the deal, getting up after the hand
-    hand = _current_hand(room)
-    if hand is None:
-        return
-    state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
-    before = (hand.deadlines, hand.deadline_at)
-    _set_deadlines(room, hand, state, seats, timezone.now())
-    if (hand.deadlines, hand.deadline_at) != before:
-        hand.save(update_fields=["deadlines", "deadline_at"])
-        publish.hand_changed_on_commit(
-            room.pk, hand, [(state, [])], viewers=seat_viewers(seats), private=room.private
-        )
-
-
-@transaction.atomic
-def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
-    """A seated player's socket opened or closed: a player who goes away (or comes back)
-    at a table without timers gets (or loses) a clock for the decision in hand."""
-    room = _lock_room_for_presence(room_id)
-    if room is None:
-        raise ServiceError("no_room", "no such room", 404)
-    if present:
-        rows.upsert(
-            Presence(channel=channel, room=room, user=user, seen_at=timezone.now()),
-            "channel",
-            ["room", "user", "seen_at"],
-        )
-    else:
-        rows.delete(Presence, "channel", channel)
-    if _untimed(room):  # with both timers set, presence changes no clock
-        _refresh_deadlines(room)
-    publish.room_changed_on_commit(room.pk, merge=True)
-
-
-@transaction.atomic
-def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
-    """A spectator's socket opened or closed: the watchers count changes (spectators
-    change no clock); the row is beaten and expired like a player's."""
-    room = _lock_room_for_presence(room_id)
-    if room is None:
-        if not present:
-            rows.delete(Presence, "channel", channel)
-        return
-    if present:
-        rows.upsert(
-            Presence(channel=channel, room=room, user=user, seen_at=timezone.now()),
-            "channel",
-            ["room", "user", "seen_at"],
-        )
-    else:
-        rows.delete(Presence, "channel", channel)
-    publish.room_changed_on_commit(room.pk, merge=True)
-
-
-def presence_heartbeat(channels) -> int:
-    """A server vouches for its open sockets."""
-    return Presence.objects.filter(channel__in=list(channels)).update(seen_at=timezone.now())
-
-
-def presence_expire(now: datetime | None = None) -> int:
-    """Drop sockets whose server stopped beating (it died) and restart affected clocks."""
-    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
-    stale = Presence.objects.filter(seen_at__lt=since)
-    rooms = set(stale.values_list("room_id", flat=True))
-    removed, _ = stale.delete()
-    for room_id in rooms:
-        with transaction.atomic():
-            room = _lock_room_for_presence(room_id)
-            if room is None:
-                continue
-            _refresh_deadlines(room)
-            publish.room_changed_on_commit(room.pk, merge=True)
-    return removed
-
-
-def deadlines_fire_due(now: datetime | None = None) -> int:
-    """Fire every deadline that has passed (any process may call this at any time).
-
-    Returns how many actions were taken."""
-    now = now or timezone.now()
-    taken = 0
-    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
-    for room_id, hand_id in due.values_list("room_id", "pk"):
-        # One table's failure must not starve the others (its transaction rolled back;
-        # the next sweep tries it again).
-        try:
-            taken += hand_fire_deadline(room_id, hand_id, now)
-        except Exception:
-            log.exception("firing the deadline of hand %s failed", hand_id)
-    rooms = Room.objects.exclude(status=Room.Status.FINISHED).filter(next_hand_at__lte=now)
-    for room_id in rooms.values_list("pk", flat=True):
-        try:
-            room_next_hand(room_id, now)
-        except Exception:
-            log.exception("starting the next hand of room %s failed", room_id)
-    return taken
-
-
-@transaction.atomic
-def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
-    """Decide for every seat whose deadline has passed, with the bot policy.
-
-    Runs under the room lock and re-reads the hand, so when several processes
-    fire the same deadline the first does the work and the rest find it gone."""
-    now = now or timezone.now()
-    room = _lock_room(room_id)
-    hand = Hand.objects.filter(pk=hand_id, room=room).first()
-    if hand is None or hand.status != Hand.Status.PLAYING:
-        return 0
-    state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
-    steps = []
-    while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
-        waiting = awaited(state)
-        due = [
-            int(k)
-            for k, iso in sorted(hand.deadlines.get("seats", {}).items())
-            if datetime.fromisoformat(iso) <= now and int(k) in waiting
-        ]
-        if not due:
-            break
-        seat = due[0]
-        action = choose_action(state, seat)
-        out = apply(state, seat, action)
-        if isinstance(out, Rejection):  # pragma: no cover - the bot only picks legal actions
-            raise RuntimeError(f"bot action refused: {out.reason}")
-        source = "bot" if seats[seat].bot_controlled else "timeout"
-        steps.append((seat, action, source, *out))
-        state = out[0]
-        if state.phase != "ended":
-            # Seats newly awaited get a fresh clock; only bots with no delay act
-            # again within this sweep.
-            _set_deadlines(room, hand, state, seats, now)
-    if not steps:
-        return 0
-    _record(room, hand, steps, seats, now)
-    return len(steps)
-
-
-@transaction.atomic
-def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
-    now = now or timezone.now()
-    room = _lock_room(room_id)
-    if room.next_hand_at is None or room.next_hand_at > now:
-        return None
-    hand = _maybe_start_hand(room, force=True)
-    if hand is None and room.status == Room.Status.OPEN:
-        # A countdown whose table lost a player meanwhile: nothing to start, stop it.
-        room.next_hand_at = None
-        room.save(update_fields=["next_hand_at"])
-    return hand

@@ -3,7 +3,7 @@ and keeps this process's sockets' presence fresh (expiring that of dead servers)
 
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
-re-read in ``services.hand_fire_deadline`` make exactly one of them act.
+re-read in ``timers.hand_fire_deadline`` make exactly one of them act.
 ``manage.py run_sweeper`` runs the same loop as a process of its own.  Each sweep
 also sends again the settlement of every hand still owed one (``games.settling``).
 
@@ -28,14 +28,17 @@ _task: asyncio.Task | None = None
 # (Process-local by nature: these sockets live here; the database holds the rows.)
 LIVE_CHANNELS: set[str] = set()
 _last_beat = 0.0
+# Seconds between two sweeps: a bot's or a timeout's move is at most this late.
+SWEEP_INTERVAL = 0.25
 # The longest pause between sweeps while they fail: a recovered database or Redis is
 # swept again within this many seconds.
 BACKOFF_CEILING = 5.0
 
 
 def sweep_once() -> int:
-    from games.services import deadlines_fire_due, presence_expire, presence_heartbeat
+    from games.presence import presence_expire, presence_heartbeat
     from games.settling import settlement_resend_due
+    from games.timers import deadlines_fire_due
 
     global _last_beat
     now = time.monotonic()
@@ -93,4 +96,4 @@ def ensure_sweeper() -> None:
         return
     if _task is not None and not _task.done():
         return
-    _task = asyncio.get_running_loop().create_task(sweep_forever(settings.GAME_SWEEP_INTERVAL))
+    _task = asyncio.get_running_loop().create_task(sweep_forever(SWEEP_INTERVAL))

@@ -14,17 +14,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Club
-from games import rows
 from games.models import Hand, Room, Settlement
 from leaderboards import rating
 from leaderboards.models import ClubRating, Rating, RatingChange
-
-# The settlement task's statements here are written out (``games.rows``): the ORM
-# compiled each afresh at every hand's end, 2.5 ms of CPU to rate a hand's four players
-# against 0.6 (SQLite, by ``time.process_time``; the database's own work included).
-_HAND = rows.ModelColumns(Hand, "h", defer=("state",))
-_CHANGES = rows.ModelColumns(RatingChange, "c")
-_SKILLS = {model: rows.ModelColumns(model, "k") for model in (Rating, ClubRating)}
 
 
 def ratings_update_for_hand(hand_id: int) -> list[RatingChange]:
@@ -48,12 +40,12 @@ def ratings_update_for_hand(hand_id: int) -> list[RatingChange]:
 
 
 def _existing_changes(hand_id: int) -> list[RatingChange]:
-    return rows.every(_CHANGES, "WHERE c.hand_id = %s ORDER BY c.id", [hand_id])
+    return list(RatingChange.objects.filter(hand_id=hand_id).order_by("id"))
 
 
 def _rate_hand(hand_id: int) -> list[RatingChange]:
     """Call inside a transaction, after the hand's settlement is stored."""
-    hand = rows.first(_HAND, "WHERE h.id = %s", [hand_id], lock=True)
+    hand = Hand.objects.select_for_update().defer("state").filter(pk=hand_id).first()
     if hand is None or hand.status != Hand.Status.ENDED or not hand.result:
         return []
     existing = _existing_changes(hand.pk)
@@ -109,7 +101,7 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
         )
     if rated:
         _advance(ratings, seated, after, winners)
-    rows.insert(changes, pks=True)
+    RatingChange.objects.bulk_create(changes)
     if club_id is not None:
         _rate_club_hand(hand, club_id, rated, seated, scores, winners)
     return changes
@@ -119,16 +111,11 @@ def _locked_skills(model, seated, **key) -> dict:
     """The seated players' rating rows of ``model`` (made if new), locked in user-id order."""
     user_ids = sorted(user_id for _, user_id, _ in seated)
     # One statement for the rows not made yet (the unique constraint skips the others).
-    rows.insert([model(user_id=user_id, **key) for user_id in user_ids], ignore_conflicts=True)
-    meta, conn = model._meta, rows.here()
-    qn = conn.ops.quote_name
-    conds = "".join(f" AND k.{qn(meta.get_field(n).column)} = %s" for n in key)
-    found = rows.every(
-        _SKILLS[model],
-        f"WHERE k.user_id IN ({', '.join(['%s'] * len(user_ids))}){conds} ORDER BY k.user_id",
-        [*user_ids, *(meta.get_field(n).get_db_prep_value(v, conn) for n, v in key.items())],
-        lock=True,
+    model.objects.bulk_create(
+        [model(user_id=user_id, **key) for user_id in user_ids], ignore_conflicts=True
     )
+    found = model.objects.select_for_update().filter(user_id__in=user_ids, **key)
+    found = found.order_by("user_id")
     return {r.user_id: r for r in found}
 
 
@@ -141,10 +128,7 @@ def _advance(ratings: dict, seated, after, winners) -> None:
         if seat in winners:
             player.wins += 1
         player.updated_at = now
-        # An UPDATE each, written out (``save`` compiled its own every time: 0.12 ms of
-        # CPU against 0.02).  Not ``bulk_update``'s one statement: it cost more CPU to
-        # build (the task: 6.8 against 5.1 ms to rate a hand) than the round trips saved.
-        rows.update_fields(player, ["mu", "sigma", "hands", "wins", "updated_at"])
+        player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
 
 
 def _rate_club_hand(hand: Hand, club_id: int, rated: bool, seated, scores, winners) -> None:

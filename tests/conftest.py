@@ -15,21 +15,13 @@ def pytest_configure(config):
 @pytest.fixture(scope="session", autouse=True)
 def _socket_threads_let_go_of_the_test_database(django_db_setup):
     """The table socket's database calls run in worker threads (``games.consumers._db``)
-    that keep their connections between calls, as a server's threads do.  At the end of
-    the run they let go of them, or PostgreSQL refuses to drop the test database ("being
-    accessed by other users", a warning at teardown): the connect thread lives as long as
-    the process, and the connections of the event loops' ended worker threads wait for
-    the cyclic collector (a Django connection holds cycles)."""
+    whose connections outlive the event loops of the tests that made them, until the
+    cyclic collector frees them (a Django connection holds cycles).  At the end of the
+    run they let go, or PostgreSQL refuses to drop the test database ("being accessed by
+    other users", a warning at teardown)."""
     yield
     import gc
 
-    from django.db import connections
-
-    from games import loopdb
-    from games.consumers import _CONNECT_POOL
-
-    _CONNECT_POOL.submit(connections.close_all).result()
-    loopdb.close_all()  # the event loops' own connections (games.loopdb)
     gc.collect()
 
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DAPHNE = Path(sys.executable).with_name("daphne")
+SITE = "config.asgi:application"
 
 
 def choose(legal: list[dict]) -> dict:
@@ -82,7 +82,8 @@ def database_url(settings_dict: dict) -> str:
 
 
 class DaphneServer:
-    def __init__(self, port: int, env: dict[str, str], log_path: Path):
+    def __init__(self, port: int, env: dict[str, str], log_path: Path, app: str = SITE):
+        self.app = app
         self.port = port
         self.env = env
         self.log_path = log_path
@@ -91,7 +92,17 @@ class DaphneServer:
     def start(self, timeout: float = 30) -> None:
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            # As the site runs it: Daphne through the server's entry module.
+            [
+                sys.executable,
+                "-m",
+                "config.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                self.app,
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=log,

@@ -141,72 +141,9 @@ def test_failed_logins_are_rate_limited(client, player, password):
 
 
 @pytest.mark.django_db
-def test_the_session_store_reads_what_djangos_database_store_reads(client, player, password):
-    """``accounts.sessions`` writes as Django's database store and reads the same: a live
-    session's data, nothing for an expired or unknown one (and forgets that key)."""
-    from datetime import timedelta
-
-    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
-    from django.contrib.sessions.models import Session
-    from django.utils import timezone
-
-    from accounts.sessions import SessionStore
-
-    assert settings.SESSION_ENGINE == "accounts.sessions"
-    made = DjangoStore()
-    made["answer"] = {"tiles": ["1m", "中"], "n": 42}
-    made.create()
-    key = made.session_key
-    assert SessionStore(key).load() == DjangoStore(key).load() == made.load()
-    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(1))
-    for store in (SessionStore(key), DjangoStore(key)):
-        assert store.load() == {} and store.session_key is None
-    for store in (SessionStore("no-such-session-key-0123456789"), SessionStore(None)):
-        assert store.load() == {}
-    # Signing in and out goes through it.
-    assert client.login(username=player.username, password=password)
-    assert client.get(reverse("profile")).status_code == 200
-    client.logout()
-    assert client.get(reverse("profile")).status_code == 302
-
-
-@pytest.mark.django_db
-def test_the_backends_read_the_user_the_orm_reads(player, django_user_model):
-    """``accounts.backends``: the user behind a session is the ORM's, field for field; none
-    for an unknown id, nor for a deactivated account (as Django's backends say)."""
-    from django.forms.models import model_to_dict
-
-    from accounts.backends import AuthenticationBackend, ModelBackend, user_by_id
-
-    assert settings.AUTHENTICATION_BACKENDS == [
-        "accounts.backends.ModelBackend",
-        "accounts.backends.AuthenticationBackend",
-    ]
-    player.display_name = "东风"
-    player.balance = -1234
-    player.save()
-    orm = django_user_model.objects.get(pk=player.pk)
-    for backend in (ModelBackend(), AuthenticationBackend()):
-        read = backend.get_user(player.pk)
-        assert type(read) is django_user_model
-        assert model_to_dict(read) == model_to_dict(orm)
-        assert (read.date_joined, read.last_login, read.password) == (
-            orm.date_joined,
-            orm.last_login,
-            orm.password,
-        )
-        assert not read._state.adding and read._state.db == "default"
-        assert backend.get_user(player.pk + 10_000) is None
-    assert user_by_id(player.pk + 10_000) is None
-    django_user_model.objects.filter(pk=player.pk).update(is_active=False)
-    assert ModelBackend().get_user(player.pk) is None
-    assert user_by_id(player.pk).is_active is False
-
-
-@pytest.mark.django_db
 def test_a_session_made_with_the_librarys_backend_path_stays_signed_in(client, player):
-    """Sessions stored before the project's own backends name Django's or allauth's: the
-    page still knows their user, and a changed password still signs them out."""
+    """Sessions name Django's or allauth's backend (the stock classes): the page knows
+    their user, and a changed password signs them out."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore as DjangoStore
 

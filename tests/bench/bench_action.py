@@ -3,10 +3,10 @@
     python tests/bench/bench_action.py [--tables 12]
 
 Plays ``--tables`` Sichuan hands by bots, every action through ``services.hand_act`` in
-a worker thread of a running event loop, as the table socket runs it (the room locked
-and the snapshot and log written in one statement, the table being kept by the process
-that wrote it last; each seat's message built and handed to the loop, which
-publishes it to the in-process channel layer, where nobody listens), and reports per
+a worker thread of a running event loop, as the table socket runs it (the room locked,
+the hand read, the snapshot saved and the log row appended; each seat's message built
+and published on commit to the in-process channel layer, where nobody listens), and
+reports per
 action the CPU of that thread and of its PostgreSQL backend (``/proc``).  Side by side,
 measured in the same run on the same connection:
 
@@ -154,7 +154,7 @@ def _main() -> int:
     )
     print(
         f"an action costs {(client + server) / (trip_cpu + trip_pg):.1f} round trips of CPU "
-        f"(its statements: one trip, the table being kept in process); the engine is "
+        f"; the engine is "
         f"{100 * engine / (client + server):.0f} % of it"
     )
     return 0

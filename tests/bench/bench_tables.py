@@ -4,7 +4,7 @@
                                        [--quiet 10] [--timeout 600] [--stagger 10]
                                        [--route room|spread] [--window 10]
                                        [--profile [capacity|paced]] [--profile-seconds N]
-                                       [--timeline] [--runs all|capacity|paced]
+                                       [--runs all|capacity|paced]
 
 Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
 of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
@@ -39,17 +39,17 @@ runs out is reported as unfinished, never raised.  **Settlement** is hand end �
 
 Each table run also reports the Daphne processes' CPU per action (``/proc``) and the
 server side's all in (Daphne, the Celery worker, the local PostgreSQL and Redis), and the
-report ends with issue 15's targets, met or missed; its second line is the machine's speed
+report ends with the targets, met or missed; its second line is the machine's speed
 (``machine_speed``, before and after the runs).  ``--profile`` samples the Daphne
 processes with py-spy during the capacity run (``--profile paced``: the paced run) when
 a py-spy binary is found (``PY_SPY`` or PATH; keep it out of the project's venv, e.g.
 ``python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy``), sorts the samples
 into engine, state load/save, per-seat views, database, channel layer,
 presence/deadlines and server, and leaves the raw stacks in
-``test-output/bench-profile-daphne-*.txt``.  ``--timeline`` has the servers keep each
-move's timestamps (``games.timeline``) and cuts the paced run's latency into client →
-consumer → worker thread → state frame out → client, with where the slowest 1 % were;
-every move's cut is also written to ``test-output/bench-moves-<run>.tsv``.
+``test-output/bench-profile-daphne-*.txt``.
+
+The echo socket is Channels' stock consumer, mounted only on the benchmark's servers
+(``tests/bench/echo_asgi.py``): the site itself has no echo endpoint.
 """
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
 
 OUT = ROOT / "test-output"
+# The servers' application: the site's, with the echo socket beside it.
+ECHO_APP = "tests.bench.echo_asgi:application"
 
 
 def ensure_database(url: str, *, fresh: bool) -> None:
@@ -165,8 +167,6 @@ class Phase:
     # CPU seconds by the server side's parts during the run (``ServerCpu``)
     parts: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
-    # --timeline: (room, seat, version acted on, version that answered, sent, received)
-    timeline: list[tuple] = field(default_factory=list)
 
     def finished_tables(self) -> int:
         return sum(1 for ends in self.hand_end_at.values() if len(ends) == 4)
@@ -279,8 +279,6 @@ async def table_client(
                     phase.latencies.append(now - pending[1])
                     phase.sent_at.append(pending[1])
                     phase.by_action[pending[2]["type"]].append(now - pending[1])
-                    seat = msg["d"].get("seat")
-                    phase.timeline.append((room, seat, pending[0], v, pending[1], now))
                     pending = None
                 legal = msg["d"]["legal"]
                 if legal and pending is None and not ended:
@@ -658,126 +656,6 @@ def stop_profilers(procs, phase: Phase) -> list[str]:
     return out
 
 
-# --- timeline (--timeline): where a move's latency goes ---------------------------------
-
-
-def read_timeline(folder: Path) -> tuple[dict, dict]:
-    """The servers' ``games.timeline`` rows: (room, seat, version acted on) -> (frame at
-    the consumer, thread start, thread end, "loop" or "thread": which path wrote it);
-    (room, seat, version) -> when that socket first sent the state of that version."""
-    acts, outs = {}, {}
-    for path in folder.glob("*.txt"):
-        for line in path.read_text().splitlines():
-            kind, *f = line.split()
-            if kind == "act":
-                acts[(int(f[0]), int(f[1]), int(f[2]))] = (*map(float, f[3:6]), f[6])
-            elif kind == "out" and f[1] != "None":
-                outs.setdefault((int(f[0]), int(f[1]), int(f[2])), float(f[3]))
-    return acts, outs
-
-
-SEGMENTS = (
-    "client send -> consumer",
-    "consumer -> worker thread",
-    "thread -> state frame out",
-    "frame out -> client",
-)
-
-
-def _segment_rows(moves: list, slow: list) -> list[str]:
-    """p50 / p90 / p99 of each segment of ``moves``, and its mean over ``slow``."""
-    rows = [
-        (name, [m[1][i] for m in moves], [m[1][i] for m in slow]) for i, name in enumerate(SEGMENTS)
-    ]
-    rows.append(("(the service, whole)", [m[2] for m in moves], [m[2] for m in slow]))
-    rows.append(("all", [m[0] for m in moves], [m[0] for m in slow]))
-    return [
-        f"  {name:28}{pct(values, 0.5):>7.2f}{pct(values, 0.9):>7.2f}"
-        f"{pct(values, 0.99):>8.2f}   slowest {1000 * sum(of_slow) / len(of_slow):>7.2f}"
-        for name, values, of_slow in rows
-    ]
-
-
-def timeline_report(
-    phase: Phase, acts: dict, outs: dict, width: float, settled_from: float
-) -> list[str]:
-    """Each move's latency cut at the server's timestamps (SEGMENTS; the clocks are the
-    machine's one monotonic clock), and where the slowest 1 % of moves were: by
-    ``width`` seconds of the run, and by kind (a hand's first four moves, its last, the
-    rest); then the same cut of the moves sent from ``settled_from`` seconds on (the
-    window in which the last table sat down and those before it)."""
-    last: dict[int, int] = defaultdict(int)
-    for room, _, _, answer, _, _ in phase.timeline:
-        last[room] = max(last[room], answer)
-    moves = []  # (total, segments, service, window, kind, path, sent: s into the run)
-    for room, seat, acted, answer, sent, got in phase.timeline:
-        act, out = acts.get((room, seat, acted)), outs.get((room, seat, answer))
-        if act is None or out is None:
-            continue
-        arrived, started, ended, path = act
-        segments = (arrived - sent, started - arrived, out - started, got - out)
-        kind = (
-            "a hand's last move"
-            if answer == last[room]
-            else ("a hand's first four" if answer <= 4 else "the others")
-        )
-        window = int((sent - phase.started) // width)
-        moves.append(
-            (got - sent, segments, ended - started, window, kind, path, sent - phase.started)
-        )
-    if not moves:
-        return ["timeline: no move could be matched with the servers' rows"]
-    dump = OUT / f"bench-moves-{phase.name.split(',')[0]}.tsv"
-    with dump.open("w") as f:  # every move, for a closer look than the report's
-        f.write("sent_s\tkind\tpath\tall_ms\tservice_ms\t" + "\t".join(SEGMENTS) + "\n")
-        for total, segments, service, _, kind, path, sent in moves:
-            cut = "\t".join(f"{1000 * x:.2f}" for x in segments)
-            ms = f"{1000 * total:.2f}\t{1000 * service:.2f}"
-            f.write(f"{sent:.3f}\t{kind}\t{path}\t{ms}\t{cut}\n")
-    moves.sort(key=lambda m: m[0])
-    slow = moves[-max(1, len(moves) // 100) :]
-    out = [
-        f"timeline of the {phase.name.split(',')[0]} run ({len(moves)} of "
-        f"{len(phase.timeline)} moves matched): ms, p50 / p90 / p99, and the mean over "
-        f"the slowest 1 % (over {1000 * slow[0][0]:.1f} ms)"
-    ]
-    out += _segment_rows(moves, slow)
-    later = [m for m in moves if m[3] * width >= settled_from]
-    if later:
-        out.append(
-            f"  the moves sent from {settled_from:g} s on (the tables sat down): {len(later)}, "
-            f"the slowest 1 % of them over {1000 * later[-max(1, len(later) // 100)][0]:.1f} ms"
-        )
-        out += _segment_rows(later, later[-max(1, len(later) // 100) :])
-    by_window = defaultdict(int)
-    by_kind, by_path = defaultdict(int), defaultdict(int)
-    kinds, paths = defaultdict(int), defaultdict(list)
-    for m in slow:
-        by_window[m[3]] += 1
-        by_kind[m[4]] += 1
-        by_path[m[5]] += 1
-    for m in moves:
-        kinds[m[4]] += 1
-        paths[m[5]].append(m[0])
-    out.append(
-        "  the slowest 1 % by window: "
-        + ", ".join(f"{k * width:g}s {n}" for k, n in sorted(by_window.items()))
-    )
-    out.append(
-        "  the slowest 1 % by kind (of all moves of that kind): "
-        + ", ".join(f"{k} {by_kind[k]} ({n})" for k, n in sorted(kinds.items()))
-    )
-    out.append(
-        "  by path (the event loop's own connection, or a worker thread under the room lock): "
-        + ", ".join(
-            f"{k} {len(v)} moves, p50 {pct(v, 0.5):.1f} p99 {pct(v, 0.99):.1f} max "
-            f"{1000 * max(v):.0f} ms, {by_path[k]} of the slowest 1 %"
-            for k, v in sorted(paths.items())
-        )
-    )
-    return out
-
-
 def services_reached(bench: str) -> bool:
     """Whether PostgreSQL and Redis answer (the benchmark's own database made afresh),
     and Django is set up; if not, says what is missing."""
@@ -826,13 +704,12 @@ def fresh_rooms(count: int, prefix: str) -> tuple[list, list[str]]:
 
 def server_environment() -> dict[str, str]:
     """The servers' environment: production settings (DEBUG off, no per-query
-    bookkeeping), as a deployment runs, with the echo socket mounted."""
+    bookkeeping), as a deployment runs."""
     from tests.live import server_env
 
     OUT.mkdir(exist_ok=True)
     return server_env(
         os.environ["DATABASE_URL"],
-        GAME_ECHO_ENDPOINT="1",
         DJANGO_DEBUG="0",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
@@ -931,12 +808,6 @@ def main() -> int:
         help="py-spy the Daphne processes during this run (the capacity run if not given)",
     )
     parser.add_argument(
-        "--timeline",
-        action="store_true",
-        help="the servers keep each move's timestamps (games.timeline): the report cuts the "
-        "paced run's latency into its parts and says where the slowest 1 %% were",
-    )
-    parser.add_argument(
         "--runs",
         choices=("all", "capacity", "paced"),
         default="all",
@@ -957,16 +828,12 @@ def main() -> int:
 
     rooms, cookies = fresh_rooms(2 * args.tables, "bench")  # one set of tables per table run
     env = server_environment()
-    timeline_dir = OUT / "bench-timeline"
-    if args.timeline:
-        shutil.rmtree(timeline_dir, ignore_errors=True)
-        timeline_dir.mkdir()
-        env["GAME_TIMELINE_DIR"] = str(timeline_dir)
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     speed = [machine_speed()]  # before the runs and after them
     worker = None if eager else CeleryWorker(env, OUT / "celery-bench.log")
     servers = [
-        DaphneServer(free_port(), env, OUT / f"daphne-bench-{k}.log") for k in range(args.servers)
+        DaphneServer(free_port(), env, OUT / f"daphne-bench-{k}.log", app=ECHO_APP)
+        for k in range(args.servers)
     ]
     capacity = Phase("capacity, instant", args.tables)
     paced = Phase(f"paced, {args.think:g} s think", args.tables)
@@ -1099,20 +966,8 @@ def main() -> int:
     if profile:
         print()
         print("\n".join(profile))
-    if args.timeline:
-        acts, outs = read_timeline(timeline_dir)
-        for ph in ran:
-            stagger = args.stagger if ph is paced else 0.0  # the capacity run sits down at once
-            print()
-            print(
-                "\n".join(
-                    timeline_report(
-                        ph, acts, outs, args.window, args.window * (1 + stagger // args.window)
-                    )
-                )
-            )
 
-    # Issue 15's targets (stated for 250 tables on the 2-core machine with 2 processes;
+    # The targets (stated for 250 tables on the 2-core machine with 2 processes;
     # at other sizes they say which way the figures lean, nothing more).
     settle = paced.settlement_times()
     # (target, the runs it needs, met): a target whose run was left out is not judged.
@@ -1149,7 +1004,7 @@ def main() -> int:
 
     print()
     print(
-        f"issue 15 targets at {args.tables} tables"
+        f"targets at {args.tables} tables"
         + ("" if args.runs == "all" else f" (--runs {args.runs})")
         + ": "
         + "; ".join(f"{name} {verdict(needs, met)}" for name, needs, met in checks)

@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, timers
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +40,7 @@ def four_seated(users, *, hands: int = 1):
 
 def sweep(minutes: float = 0) -> int:
     """Fire what is due ``minutes`` from now (0: only bots; 1+: human timers too)."""
-    return services.deadlines_fire_due(timezone.now() + timedelta(minutes=minutes))
+    return timers.deadlines_fire_due(timezone.now() + timedelta(minutes=minutes))
 
 
 def play_out(room, *, max_sweeps=500):

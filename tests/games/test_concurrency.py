@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services
+from games import services, timers
 from games.models import Hand, HandAction
 from games.rules import HandState
 from tests.games.conftest import four_seated
@@ -78,7 +78,7 @@ def test_two_processes_firing_one_deadline_act_once(make_user):
     # Only ann's 定缺 timer (and the bots' moves) will be due 20 seconds from now.
     when = timezone.now() + timedelta(seconds=20)
 
-    results = race(3, lambda: services.hand_fire_deadline(room.pk, hand.pk, when))
+    results = race(3, lambda: timers.hand_fire_deadline(room.pk, hand.pk, when))
     assert all(r[0] == "ok" for r in results), results
     taken = sorted(r[1] for r in results)
     assert taken[0] == 0 and taken[1] == 0 and taken[2] > 0  # one did the work

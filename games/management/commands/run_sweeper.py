@@ -1,9 +1,8 @@
 import time
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.sweeper import Pace, sweep_once
+from games.sweeper import SWEEP_INTERVAL, Pace, sweep_once
 
 
 class Command(BaseCommand):
@@ -19,6 +18,6 @@ class Command(BaseCommand):
         if once:
             self.stdout.write(f"{sweep_once()} actions taken")
             return
-        pace = Pace(settings.GAME_SWEEP_INTERVAL)
+        pace = Pace(SWEEP_INTERVAL)
         while True:
             time.sleep(pace.step())

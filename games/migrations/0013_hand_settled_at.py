@@ -14,7 +14,7 @@ def mark_settled(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_hand_state_lz4"),
+        ("games", "0012_drop_table_revisions"),
     ]
 
     operations = [

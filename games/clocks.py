@@ -1,0 +1,109 @@
+"""A table's clocks: who is awaited at a decision point, how long each seat gets, and
+what a clock running out decides for a human.
+
+Call with the room row locked (the services do); nothing here writes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games.models import Hand, Room, Seat
+from games.rules import awaited, legal_actions
+from games.rules import tiles as T
+from games.rules.bots import choose_action
+from games.selectors import fresh_users
+
+# What a player chooses to do at someone else's discard or by winning: never decided
+# for a human whose clock ran out (only 托管, which they chose, or a bot may).
+CLAIMS_AND_WINS = frozenset({"hu", "peng", "gang", "chi"})
+
+
+def untimed(room: Room) -> bool:
+    """A table where a decision may have no clock: then whether its player is connected
+    decides whether it gets one (``_delay``)."""
+    return room.discard_seconds is None or room.claim_seconds is None
+
+
+def same_decision(hand: Hand, state, version: int) -> bool:
+    """An action sent on an older ``version`` still answers the decision in hand: the
+    seats decide at once (a claim window, choosing suits or tiles to exchange; never a
+    turn of play) and the table has been at this decision point since that version, so
+    all that moved meanwhile is other seats' answers, which no seat sees before the
+    decision is over.  Whether this seat may still answer is ``apply``'s to say; if it
+    may not (it has answered already), the action is stale, as any other on an old
+    version."""
+    since = hand.deadlines.get("since")
+    return (
+        state.phase != "play"
+        and isinstance(since, int)
+        and since <= version < hand.version
+        and hand.deadlines.get("key") == decision_key(state)
+    )
+
+
+def decision_key(state) -> str:
+    """Identifies one decision point: a claim window stays the same key while
+    its answers come in, so seats still to answer keep their deadlines."""
+    rivers = sum(len(d) for d in state.discards)
+    return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
+
+
+def seat_delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
+    """Seconds this seat gets for the current decision (None: no clock)."""
+    if seat.bot_controlled:
+        return settings.GAME_BOT_DELAY
+    delay = room.claim_seconds if state.phase == "claim" else room.discard_seconds
+    if delay is None and seat.index not in present:
+        # A table without timers still may not wait forever for someone who is gone.
+        delay = settings.GAME_AWAY_SECONDS
+    return delay
+
+
+def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+    """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
+    the version the table came to this decision point at (``same_decision``)."""
+    key = decision_key(state)
+    same = hand.deadlines.get("key") == key
+    old = hand.deadlines.get("seats", {}) if same else {}
+    since = hand.deadlines.get("since") if same else state.version
+    # Presence only matters at a table without timers: spare everyone else the query.
+    users = fresh_users(room.pk, now) if untimed(room) else frozenset()
+    present = {s.index for s in seats if s.user_id in users and not s.left}
+    per_seat = {}
+    for seat in awaited(state):
+        delay = seat_delay(room, seats[seat], state, present)
+        if delay is None:
+            continue
+        due = now + timedelta(seconds=delay)
+        kept = old.get(str(seat))
+        # A clock never moves later within one decision; it moves earlier when a bot takes
+        # the seat over (its player left) or the player's time is cut short.
+        if kept is not None and datetime.fromisoformat(kept) < due:
+            due = datetime.fromisoformat(kept)
+        per_seat[str(seat)] = due.isoformat()
+    hand.deadlines = {"key": key, "since": since, "seats": per_seat}
+    hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
+
+
+def timeout_action(state, seat: int) -> dict:
+    """What a human's clock running out decides for ``seat``: a claim window is a pass; a
+    turn discards the drawn tile, or the tile the variant forces (Sichuan's 定缺 suit
+    first, say: then the legal discards are only those); a choice before play (定缺,
+    换三张) is the bot's.  Never a claim or a win, unless the engine offers nothing else."""
+    legal = legal_actions(state, seat)
+    if {"type": "pass"} in legal:
+        return {"type": "pass"}
+    discards = [a for a in legal if a["type"] == "discard"]
+    if discards:
+        drawn = T.to_str(state.drawn) if state.drawn is not None else None
+        mine = next((a for a in discards if a["tile"] == drawn), None)
+        if mine is not None:
+            return mine
+        bot = choose_action(state, seat)
+        return bot if bot in discards else discards[-1]
+    bot = choose_action(state, seat)
+    if bot is not None and bot["type"] in CLAIMS_AND_WINS:
+        return next((a for a in legal if a["type"] not in CLAIMS_AND_WINS), bot)
+    return bot

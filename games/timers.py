@@ -1,0 +1,104 @@
+"""What happens at a table with nobody sending anything: decisions whose clock ran out
+(a bot's, a seat on 托管, a human's timeout) and the next hand's countdown.  Any
+process may call these at any time (``games.sweeper`` does, several times a second);
+the room lock and a re-read make exactly one of them act."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.clocks import set_deadlines, timeout_action
+from games.models import Hand, Room
+from games.rules import HandState, Rejection, apply, awaited
+from games.rules.bots import choose_action
+from games.selectors import seats_with_users
+from games.services import _lock_room, _maybe_start_hand, _record
+
+log = logging.getLogger(__name__)
+
+MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
+
+
+def deadlines_fire_due(now: datetime | None = None) -> int:
+    """Fire every deadline that has passed (any process may call this at any time).
+
+    Returns how many actions were taken."""
+    now = now or timezone.now()
+    taken = 0
+    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
+    for room_id, hand_id in due.values_list("room_id", "pk"):
+        # One table's failure must not starve the others (its transaction rolled back;
+        # the next sweep tries it again).
+        try:
+            taken += hand_fire_deadline(room_id, hand_id, now)
+        except Exception:
+            log.exception("firing the deadline of hand %s failed", hand_id)
+    rooms = Room.objects.exclude(status=Room.Status.FINISHED).filter(next_hand_at__lte=now)
+    for room_id in rooms.values_list("pk", flat=True):
+        try:
+            room_next_hand(room_id, now)
+        except Exception:
+            log.exception("starting the next hand of room %s failed", room_id)
+    return taken
+
+
+@transaction.atomic
+def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
+    """Decide for every seat whose deadline has passed: with the bot policy for a bot or
+    a seat on 托管, with ``clocks.timeout_action`` (never a claim or a win) for a human.
+
+    Runs under the room lock and re-reads the hand, so when several processes
+    fire the same deadline the first does the work and the rest find it gone."""
+    now = now or timezone.now()
+    room = _lock_room(room_id)
+    hand = Hand.objects.filter(pk=hand_id, room=room).first()
+    if hand is None or hand.status != Hand.Status.PLAYING:
+        return 0
+    state = HandState.from_json(hand.state)
+    seats = seats_with_users(room.pk)
+    steps = []
+    while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
+        waiting = awaited(state)
+        due = [
+            int(k)
+            for k, iso in sorted(hand.deadlines.get("seats", {}).items())
+            if datetime.fromisoformat(iso) <= now and int(k) in waiting
+        ]
+        if not due:
+            break
+        seat = due[0]
+        if seats[seat].bot_controlled:  # a bot, 托管, or a seat its player left
+            action, source = choose_action(state, seat), "bot"
+        else:
+            action, source = timeout_action(state, seat), "timeout"
+        out = apply(state, seat, action)
+        if isinstance(out, Rejection):  # pragma: no cover - only legal actions are picked
+            raise RuntimeError(f"timeout action refused: {out.reason}")
+        steps.append((seat, action, source, *out))
+        state = out[0]
+        if state.phase != "ended":
+            # Seats newly awaited get a fresh clock; only bots with no delay act
+            # again within this sweep.
+            set_deadlines(room, hand, state, seats, now)
+    if not steps:
+        return 0
+    _record(room, hand, steps, seats, now)
+    return len(steps)
+
+
+@transaction.atomic
+def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
+    now = now or timezone.now()
+    room = _lock_room(room_id)
+    if room.next_hand_at is None or room.next_hand_at > now:
+        return None
+    hand = _maybe_start_hand(room, force=True)
+    if hand is None and room.status == Room.Status.OPEN:
+        # A countdown whose table lost a player meanwhile: nothing to start, stop it.
+        room.next_hand_at = None
+        room.save(update_fields=["next_hand_at"])
+    return hand

@@ -1,0 +1,91 @@
+"""A clock running out decides for a human only what the player would least regret: a
+claim window is a pass, a turn discards the drawn tile (or the tile the variant forces);
+never a claim or a win.  Only a bot, or 托管 (which the player chose), claims and wins."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services, timers
+from games.models import Hand, HandAction, Seat
+from games.rules import HandState, legal_actions
+from games.rules import tiles as T
+from games.rules.bots import choose_action
+from tests.games.conftest import four_seated
+from tests.rules.rig import rig
+
+pytestmark = pytest.mark.django_db
+
+# Seat 0 (dealer, 定缺 条) must throw its 1s first; seat 1 holds 11s and may 碰 it, and
+# the bot policy would; seat 1's 定缺 is 万, which it has none of: its turn is free.
+HANDS = ["123456789m5567p1s", "113579s2468s9s88p", "1112223334446m", "1112223334449p"]
+QUE = "smps"
+FRONT = "678s5p"
+
+
+def _table(make_user):
+    users = [make_user(f"t{i}") for i in range(4)]
+    room, hand = four_seated(users)
+    state = rig(HANDS, que=QUE, front=FRONT)
+    hand.state, hand.version = state.to_json(), state.version
+    hand.save(update_fields=["state", "version"])
+    return room, users
+
+
+def _state(room) -> HandState:
+    return HandState.from_json(Hand.objects.get(room=room, status="playing").state)
+
+
+def _fire(room, minutes: float) -> HandAction:
+    """Let every clock run out ``minutes`` from now; the first action that took (a bot
+    with no delay may act again in the same sweep)."""
+    hand = Hand.objects.get(room=room, status="playing")
+    before = hand.version
+    when = timezone.now() + timedelta(minutes=minutes)
+    assert timers.hand_fire_deadline(room.pk, hand.pk, when) >= 1
+    return HandAction.objects.get(hand=hand, seq=before + 1)
+
+
+def test_a_human_whose_clock_runs_out_never_claims_and_throws_the_forced_tile(make_user):
+    room, users = _table(make_user)
+    # Seat 0's turn: 定缺 条 forces the 1s out, whatever it drew.
+    state = _state(room)
+    assert {a["tile"] for a in legal_actions(state, 0) if a["type"] == "discard"} == {"1s"}
+    taken = _fire(room, 1)
+    assert (taken.seat, taken.action, taken.source) == (
+        0,
+        {"type": "discard", "tile": "1s"},
+        "timeout",
+    )
+
+    # Seat 1 may 碰 the 1s and the bot policy would: a human's timeout passes.
+    state = _state(room)
+    assert {"type": "peng"} in legal_actions(state, 1)
+    assert choose_action(state, 1)["type"] != "pass"
+    taken = _fire(room, 2)
+    assert (taken.seat, taken.action, taken.source) == (1, {"type": "pass"}, "timeout")
+
+    # Seat 1's turn, no 万 to throw first: the tile it drew goes.
+    state = _state(room)
+    drawn = T.to_str(state.drawn)
+    taken = _fire(room, 3)
+    assert (taken.seat, taken.action) == (1, {"type": "discard", "tile": drawn})
+
+
+def test_a_seat_on_tuoguan_claims_as_the_bot_would(make_user):
+    room, users = _table(make_user)
+    services.hand_act(
+        room_id=room.pk,
+        user=users[0],
+        version=_state(room).version,
+        action={"type": "discard", "tile": "1s"},
+    )
+    Seat.objects.filter(room=room, index=1).update(auto=True)  # 托管, as the player chose
+    state = _state(room)
+    wanted = choose_action(state, 1)
+    assert wanted["type"] != "pass"
+    taken = _fire(room, 1)
+    assert (taken.seat, taken.action, taken.source) == (1, wanted, "bot")
