@@ -46,19 +46,7 @@ from .hints import _fan
 from .hints import _seen as hint_seen
 from .model import Meld
 from .state import HandState
-from .variants.guangzhou_fan import win_value as _guangzhou_value
-from .variants.hangzhou_score import win_value as _hangzhou_value
 from .variants.registry import get_variant
-from .variants.sichuan import win_value as _sichuan_value
-
-# Points a win's total is paid as, per variant (its own ``win_value``; Ningbo pays T;
-# a variant not listed, its total).
-_WIN_VALUE = {
-    "sichuan": _sichuan_value,
-    "guangzhou": _guangzhou_value,
-    "hangzhou": _hangzhou_value,
-    "ningbo": lambda total, opts: total * opts.base,
-}
 
 # A win collects from one discarder or from three on a self-draw: its points times this.
 _GAIN = 1.8
@@ -181,8 +169,7 @@ def _plan_points(m: HandState, seat: int) -> dict[str, float]:
 def _points(m: HandState, total: int | None) -> float:
     if total is None:
         return 0.0
-    pay = _WIN_VALUE.get(m.variant)
-    return float(pay(total, m.rules) if pay is not None else total)
+    return float(get_variant(m.variant).win_points(total, m.rules))
 
 
 # --------------------------------------------------------------------------

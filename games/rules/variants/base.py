@@ -231,6 +231,11 @@ class Variant:
         """Score one win: a :class:`Score` (``win=False`` with a reason when illegal)."""
         raise NotImplementedError
 
+    def win_points(self, total: int, opts: Options) -> int:
+        """What one payer pays for a win whose score totals ``total`` (before any
+        dealer or self-draw factor): for bots weighing a plan."""
+        return total
+
     def dead_suit(self, state, seat: int) -> int | None:
         """A suit the seat cannot win with (for bots' planning), if any."""
         return None

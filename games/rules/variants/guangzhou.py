@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import analysis
 from .. import tiles as T
 from ..money import transfer
+from ..options import Options
 from .base import Variant
 from .guangzhou_fan import (
     DRAGONS,
@@ -63,6 +64,9 @@ class Guangzhou(Variant):
     options = GUANGZHOU_OPTIONS
     allows_chow = True
     plays_winds = True
+
+    def win_points(self, total: int, opts: Options) -> int:
+        return win_value(total, opts)
 
     def pattern_names(self):
         return pattern_names()

@@ -29,6 +29,7 @@ from dataclasses import replace
 from .. import analysis
 from .. import tiles as T
 from ..money import POT, transfer
+from ..options import Options
 from .base import Variant
 from .hangzhou_options import HANGZHOU_OPTIONS
 from .hangzhou_score import (
@@ -50,6 +51,9 @@ from .registry import register
 class Hangzhou(Variant):
     key = "hangzhou"
     score_unit = "times"
+
+    def win_points(self, total: int, opts: Options) -> int:
+        return win_value(total, opts)
 
     def pattern_names(self):
         return pattern_names()

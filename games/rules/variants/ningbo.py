@@ -25,6 +25,7 @@ from __future__ import annotations
 from .. import analysis
 from .. import tiles as T
 from ..money import transfer
+from ..options import Options
 from .base import Variant
 from .ningbo_options import NINGBO_OPTIONS
 from .ningbo_tai import (
@@ -55,6 +56,9 @@ class Ningbo(Variant):
     leave_ends_match = True
     score_unit = "tai"
     plays_winds = True  # 门风刻, 圈风刻, 正花
+
+    def win_points(self, total: int, opts: Options) -> int:
+        return total * opts.base  # T: the 台 total times the base
 
     def pattern_names(self):
         return pattern_names()

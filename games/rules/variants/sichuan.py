@@ -46,6 +46,9 @@ def win_value(fan: int, opts: Options) -> int:
 class Sichuan(Variant):
     key = "sichuan"
 
+    def win_points(self, total: int, opts: Options) -> int:
+        return win_value(total, opts)
+
     def explain_win(self, s, win: dict) -> dict:
         """The fan, the cap and 2^(fan−1) × base, then who pays what."""
         opts = s.rules
