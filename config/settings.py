@@ -283,6 +283,9 @@ REST_FRAMEWORK = {
         "room_create": os.environ.get("GAME_ROOM_CREATE_RATE", "10/min"),
         "room_join": os.environ.get("GAME_ROOM_JOIN_RATE", "20/min"),
         "club_join": os.environ.get("CLUB_JOIN_RATE", "10/min"),
+        "records_read": os.environ.get("RECORDS_READ_RATE", "120/min"),
+        "records_export": os.environ.get("RECORDS_EXPORT_RATE", "10/min"),
+        "invite_qr": os.environ.get("INVITE_QR_RATE", "30/min"),
     },
 }
 # Rooms one user may have waiting for players (not yet started) at once.

@@ -180,8 +180,8 @@ def test_club_csv_refuses_members_and_outsiders(club, people, client_for, who, s
 def test_records_reads_are_throttled(four, client_for, settings, monkeypatch):
     from records.throttles import RecordsExportThrottle, RecordsReadThrottle
 
-    monkeypatch.setattr(RecordsReadThrottle, "rate", "2/min")
-    monkeypatch.setattr(RecordsExportThrottle, "rate", "1/min")
+    monkeypatch.setattr(RecordsReadThrottle, "THROTTLE_RATES", {"records_read": "2/min"})
+    monkeypatch.setattr(RecordsExportThrottle, "THROTTLE_RATES", {"records_export": "1/min"})
     client = client_for(four[0])
     assert [client.get("/api/matches/").status_code for _ in range(3)] == [200, 200, 429]
     assert client.get("/api/matches/").json()["code"] == "throttled"

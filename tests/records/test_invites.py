@@ -105,7 +105,7 @@ def test_the_room_invite_link_offers_a_seat(room, make_user):
 def test_qr_codes_are_throttled(club, people, monkeypatch):
     from records.throttles import InviteQRThrottle
 
-    monkeypatch.setattr(InviteQRThrottle, "rate", "1/min")
+    monkeypatch.setattr(InviteQRThrottle, "THROTTLE_RATES", {"invite_qr": "1/min"})
     client = _client(people["member"])
     codes = [client.get(f"/clubs/{club.pk}/invite/qr.svg").status_code for _ in range(2)]
     assert codes == [200, 429]
