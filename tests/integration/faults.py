@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.live import DAPHNE, ROOT, free_port
+from tests.live import ROOT, SITE, free_port
 
 # The newest PostgreSQL server installed (Debian keeps each version's binaries apart).
 PG_BIN = max(
@@ -210,7 +210,8 @@ def daphne(env: dict[str, str], log_dir: Path) -> tuple[Process, int]:
     port = free_port()
     proc = Process(
         "daphne",
-        [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        # As the site runs it: Daphne through the server's entry module.
+        [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), SITE],
         env,
         log_dir,
     )
