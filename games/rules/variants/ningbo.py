@@ -232,15 +232,29 @@ class Ningbo(Variant):
             return None  # a win or a kong: the generic plan
         from ..bots import choose_among_discards
 
-        ready, winning = [], []
+        hand = state.hands[seat]
+        c, wilds = self.split_wilds(state, seat, hand)
+        seven = self.win_shapes(state, seat)["seven_pairs"]
+        if analysis.shanten(c, wilds, seven_pairs=seven) > 0:
+            return None  # no discard leaves the hand ready (a tile more never adds a step)
+        ready = []
         for a in legal:
-            rest = list(state.hands[seat])
-            rest.remove(T.parse_one(a["tile"]))
-            if self._waits(state, seat, rest):
-                ready.append(a)
-                if self.bot_wait_wins(state, seat, rest):
-                    winning.append(a)
-        if len(ready) < 2 or not winning or len(winning) == len(ready):
+            # The counts after this discard, from the hand's own (a tile is a wild or
+            # its kind): only the discards that leave the hand ready matter.
+            tile = T.parse_one(a["tile"])
+            one, wild = self.split_wilds(state, seat, [tile])
+            after = [x - y for x, y in zip(c, one, strict=True)]
+            if analysis.waits(after, wilds - wild, seven_pairs=seven):
+                ready.append((a, tile))
+        if len(ready) < 2:
+            return None
+        winning = []
+        for a, tile in ready:
+            rest = list(hand)
+            rest.remove(tile)
+            if self.bot_wait_wins(state, seat, rest):
+                winning.append(a)
+        if not winning or len(winning) == len(ready):
             return None
         return choose_among_discards(state, seat, winning)
 
