@@ -80,18 +80,23 @@ def test_the_bound_is_never_below_the_best_reading_and_reaches_agrees_with_score
         assert nt._tai_bound(ctx, opts) >= tai
 
 
-def test_the_bound_refuses_a_plain_hand_short_of_min_tai():
-    # Four chows and a pair, two waits, self-drawn with no wild: 自摸 + 硬胡 + 平胡 = 3.
-    opts = NINGBO.resolve_options({})
-    ctx = WinContext(
+def _plain(win_type: str, **kw) -> WinContext:
+    """Four chows and a pair waiting on 6s or 9s, won on 9s, no flower, East seat."""
+    return WinContext(
         hand=tuple(T.parse("234m567m345p678s9s")),
         melds=(),
         win_tile=T.parse_one("9s"),
-        win_type="self_draw",
+        win_type=win_type,
         seat_wind=0,
         round_wind=0,
-        wild=T.parse_one("5z"),
+        **kw,
     )
+
+
+def test_the_bound_refuses_a_plain_hand_short_of_min_tai():
+    # Four chows and a pair, two waits, self-drawn with no wild: 自摸 + 硬胡 + 平胡 = 3.
+    opts = NINGBO.resolve_options({})
+    ctx = _plain("self_draw", wild=T.parse_one("5z"))
     assert nt._tai_bound(ctx, opts) < opts.min_tai
     assert nt.score(ctx, opts).extra["refused"] == "min_tai"
 
@@ -111,14 +116,7 @@ def test_each_memo_is_bounded():
 
 def test_a_remembered_score_hands_each_caller_its_own_extra():
     opts = NINGBO.resolve_options({})
-    ctx = WinContext(
-        hand=tuple(T.parse("234m567m345p678s9s")),
-        melds=(),
-        win_tile=T.parse_one("9s"),
-        win_type="discard",
-        seat_wind=0,
-        round_wind=0,
-    )
+    ctx = _plain("discard")
     first = nt.score(ctx, opts)
     first.extra["tai"] = 99
     again = nt.score(ctx, opts)

@@ -176,8 +176,15 @@ class Ningbo(Variant):
         return self._refused(state, seat, hand, tile, win_type, frozenset(flags))
 
     def _refused(self, state, seat, hand, tile, win_type, flags):
+        shapes = self.win_shapes(state, seat)
+        if tile < T.NUM_KINDS and not self.is_wild(state, tile) and len(hand) % 3 == 1:
+            # The hand's waits, remembered by its counts, answer for an ordinary tile
+            # (asked for three seats at every discard).
+            c, wilds = self.split_wilds(state, seat, hand)
+            if tile not in analysis.waits(c, wilds, **shapes):
+                return None
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
-        if not analysis.is_winning(c, wilds, **self.win_shapes(state, seat)):
+        if not analysis.is_winning(c, wilds, **shapes):
             return None
         ctx = self.win_context(state, seat, hand, tile, win_type, flags)
         result = self.score(ctx, state.rules)
@@ -238,13 +245,17 @@ class Ningbo(Variant):
         if analysis.shanten(c, wilds, seven_pairs=seven) > 0:
             return None  # no discard leaves the hand ready (a tile more never adds a step)
         ready = []
+        wild = self.wild_kinds_for(state.indicator, state.rules)
         for a in legal:
-            # The counts after this discard, from the hand's own (a tile is a wild or
-            # its kind): only the discards that leave the hand ready matter.
+            # The counts after this discard, from the hand's own (as ``split_wilds``
+            # reads a tile): only the discards that leave the hand ready matter.
             tile = T.parse_one(a["tile"])
-            one, wild = self.split_wilds(state, seat, [tile])
-            after = [x - y for x, y in zip(c, one, strict=True)]
-            if analysis.waits(after, wilds - wild, seven_pairs=seven):
+            after, left = list(c), wilds
+            if tile in wild:
+                left -= 1
+            elif tile < T.NUM_KINDS:
+                after[tile] -= 1
+            if analysis.waits(after, left, seven_pairs=seven):
                 ready.append((a, tile))
         if len(ready) < 2:
             return None

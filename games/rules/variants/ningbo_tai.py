@@ -573,13 +573,14 @@ def _tai_bound(ctx: WinContext, opts: Options) -> int:
     """An upper bound of Σ台 over every reading of the win, from its tiles alone.
 
     Exact for the items of the context; for the others, what the real tiles (not the
-    wilds) still allow: one wait item, and that only with a single wait under
-    ``single_wait_only``; 平胡 with no pung melded and the honours held at most one
-    pair of a kind that does not score; 碰碰胡 with no chow melded and enough wilds to
-    turn every kind held into pungs and a pair; a pung of an honour held (or melded)
-    that the wilds can complete, and one more of the best honour per three wilds; a
-    flush where the real tiles keep to one numbered suit.  Values are never negative,
-    so leaving an item in only raises the bound."""
+    wilds) still allow: one wait item, 边/夹/单吊 only with a single wait under
+    ``single_wait_only``, 对倒 only with two of the winning kind (real or wild) held;
+    平胡 with no pung melded and the honours held at most one pair of a kind that does
+    not score; 碰碰胡 with no chow melded and enough wilds to turn every kind held into
+    pungs and a pair; a pung of an honour held (or melded) that the wilds can complete,
+    and one more of the best honour per three wilds; a flush where the real tiles keep
+    to one numbered suit.  Values are never negative, so leaving an item in only raises
+    the bound."""
     v = opts.tai_values
     fixed = _fixed_counts(ctx, opts)
     total = sum(n * v[i] for i, n in fixed.items())
@@ -629,7 +630,10 @@ def _tai_bound(ctx: WinContext, opts: Options) -> int:
     short = sum(-x % 3 for x in c if x)
     all_pungs = not any(m.kind == "chi" for m in ctx.melds) and short - 1 <= wilds
     pungs = (v["peng_peng_hu"] if all_pungs else 0) + honour_pungs
-    waits = max(chow_wait, pair_wait, v["dui_dao"])
+    # 对倒: the winning tile (any wait, for a drawn wild) completes a pung of the hand.
+    win_kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
+    two = any(k < T.NUM_KINDS and c0[k] + k0 >= 2 for k in win_kinds)
+    waits = max(chow_wait, pair_wait, v["dui_dao"] if two else 0)
     standard = v["pai_hu"] + flush + max(chows, pungs + waits)
     return total + max(standard, seven)
 
