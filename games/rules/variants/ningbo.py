@@ -238,11 +238,12 @@ class Ningbo(Variant):
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
         from ..bots import choose_among_discards
+        from ..heuristics import _shanten
 
         hand = state.hands[seat]
         c, wilds = self.split_wilds(state, seat, hand)
         seven = self.win_shapes(state, seat)["seven_pairs"]
-        if analysis.shanten(c, wilds, seven_pairs=seven) > 0:
+        if _shanten(tuple(c), wilds, seven) > 0:
             return None  # no discard leaves the hand ready (a tile more never adds a step)
         ready = []
         wild = self.wild_kinds_for(state.indicator, state.rules)
