@@ -180,8 +180,15 @@ class Ningbo(Variant):
         return self._refused(state, seat, hand, tile, win_type, frozenset(flags))
 
     def _refused(self, state, seat, hand, tile, win_type, flags):
+        shapes = self.win_shapes(state, seat)
+        if tile < T.NUM_KINDS and not self.is_wild(state, tile) and len(hand) % 3 == 1:
+            # The hand's waits, remembered by its counts, answer for an ordinary tile
+            # (asked for three seats at every discard).
+            c, wilds = self.split_wilds(state, seat, hand)
+            if tile not in analysis.waits(c, wilds, **shapes):
+                return None
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
-        if not analysis.is_winning(c, wilds, **self.win_shapes(state, seat)):
+        if not analysis.is_winning(c, wilds, **shapes):
             return None
         ctx = self.win_context(state, seat, hand, tile, win_type, flags)
         result = self.score(ctx, state.rules)
@@ -235,16 +242,35 @@ class Ningbo(Variant):
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
         from ..bots import choose_among_discards
+        from ..heuristics import _shanten
 
-        ready, winning = [], []
+        hand = state.hands[seat]
+        c, wilds = self.split_wilds(state, seat, hand)
+        seven = self.win_shapes(state, seat)["seven_pairs"]
+        if _shanten(tuple(c), wilds, seven) > 0:
+            return None  # no discard leaves the hand ready (a tile more never adds a step)
+        ready = []
+        wild = self.wild_kinds_for(state.indicator, state.rules)
         for a in legal:
-            rest = list(state.hands[seat])
-            rest.remove(T.parse_one(a["tile"]))
-            if self._waits(state, seat, rest):
-                ready.append(a)
-                if self.bot_wait_wins(state, seat, rest):
-                    winning.append(a)
-        if len(ready) < 2 or not winning or len(winning) == len(ready):
+            # The counts after this discard, from the hand's own (as ``split_wilds``
+            # reads a tile): only the discards that leave the hand ready matter.
+            tile = T.parse_one(a["tile"])
+            after, left = list(c), wilds
+            if tile in wild:
+                left -= 1
+            elif tile < T.NUM_KINDS:
+                after[tile] -= 1
+            if analysis.waits(after, left, seven_pairs=seven):
+                ready.append((a, tile))
+        if len(ready) < 2:
+            return None
+        winning = []
+        for a, tile in ready:
+            rest = list(hand)
+            rest.remove(tile)
+            if self.bot_wait_wins(state, seat, rest):
+                winning.append(a)
+        if not winning or len(winning) == len(ready):
             return None
         return choose_among_discards(state, seat, winning)
 

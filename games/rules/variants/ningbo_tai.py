@@ -41,7 +41,7 @@ per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 
@@ -83,6 +83,7 @@ def next_kind(kind: int) -> int:
     return T.HONOR + 4 + (kind - T.HONOR - 4 + 1) % 3
 
 
+@lru_cache(maxsize=1024)
 def wild_kinds(indicator: int | None, opts: Options) -> frozenset[int]:
     """The wild kinds for the indicator: its own kind (its other copies); a season or
     a plant makes its whole set wild; ``indicator_and_next`` adds the next kind (a
@@ -102,6 +103,16 @@ def split_wilds(
     tiles: Iterable[int], indicator: int | None, opts: Options
 ) -> tuple[list[int], int]:
     """A hand as :mod:`analysis` takes it: counts of its ordinary tiles, and its wilds."""
+    c, wilds = _split_wilds(tuple(tiles), indicator, opts)
+    return list(c), wilds
+
+
+@lru_cache(maxsize=65536)
+def _split_wilds(
+    tiles: tuple[int, ...], indicator: int | None, opts: Options
+) -> tuple[tuple[int, ...], int]:
+    """:func:`split_wilds`, remembered by the tiles in their order: the engine, the
+    bots and every reading of the scorer split the same hands again and again."""
     wild = wild_kinds(indicator, opts)
     c = [0] * T.NUM_KINDS
     wilds = 0
@@ -110,7 +121,7 @@ def split_wilds(
             wilds += 1
         elif t < T.NUM_KINDS:
             c[t] += 1
-    return c, wilds
+    return tuple(c), wilds
 
 
 def is_lone_wild_ready(tiles: Iterable[int], indicator: int | None, opts: Options) -> bool:
@@ -185,6 +196,8 @@ class Item:
     count: Callable[[Reading], int]
     #: applies to seven pairs readings too
     any_shape: bool = False
+    #: counts the win's context alone (the same for every reading of it)
+    fixed: bool = False
 
 
 def _flag(r: Reading, flag: str) -> bool:
@@ -196,7 +209,7 @@ def _self_draw(r: Reading) -> bool:
 
 
 def _wilds(r: Reading) -> int:
-    return split_wilds(r.ctx.full_hand, r.ctx.wild, r.opts)[1]
+    return _split_wilds(r.ctx.full_hand, r.ctx.wild, r.opts)[1]
 
 
 def _ping_hu(r: Reading) -> bool:
@@ -234,14 +247,14 @@ def _kongs(r: Reading, concealed: bool) -> int:
 
 
 ITEMS: list[Item] = [
-    Item("zi_mo", "自摸", "Self-draw", lambda r: _self_draw(r), any_shape=True),
+    Item("zi_mo", "自摸", "Self-draw", lambda r: _self_draw(r), any_shape=True, fixed=True),
     Item("pai_hu", "排胡", "Plain shape", lambda r: not _wait_item(r)),
     Item("ping_hu", "平胡", "All chows", _ping_hu),
     Item("bian_zhang", "边", "Edge wait", lambda r: r.wait_counts("edge")),
     Item("jia_zhang", "夹", "Closed wait", lambda r: r.wait_counts("mid")),
     Item("dan_diao", "单吊", "Pair wait", _dan_diao),
     Item("dui_dao", "对倒", "Two-pair wait", lambda r: r.wait == "pung"),
-    Item("da_diao", "大吊", "Last tile in hand", lambda r: len(r.ctx.hand) == 1),
+    Item("da_diao", "大吊", "Last tile in hand", lambda r: len(r.ctx.hand) == 1, fixed=True),
     Item(
         "peng_peng_hu",
         "碰碰胡",
@@ -254,14 +267,16 @@ ITEMS: list[Item] = [
         "Win on a replacement",
         lambda r: _self_draw(r) and _flag(r, "after_kong"),
         any_shape=True,
+        fixed=True,
     ),
-    Item("ying_hu", "硬胡", "No wild", lambda r: _wilds(r) == 0, any_shape=True),
+    Item("ying_hu", "硬胡", "No wild", lambda r: _wilds(r) == 0, any_shape=True, fixed=True),
     Item(
         "san_cai_shen",
         "三财神",
         "Three wilds",
         lambda r: _self_draw(r) and _wilds(r) >= 3,
         any_shape=True,
+        fixed=True,
     ),
     Item(
         "qiang_gang",
@@ -269,6 +284,7 @@ ITEMS: list[Item] = [
         "Robbing a kong",
         lambda r: r.ctx.win_type == "rob_kong",
         any_shape=True,
+        fixed=True,
     ),
     Item(
         "hai_di_lao_yue",
@@ -276,20 +292,26 @@ ITEMS: list[Item] = [
         "Last tile",
         lambda r: _self_draw(r) and _flag(r, "last_tile"),
         any_shape=True,
+        fixed=True,
     ),
-    Item("zheng_hua", "正花", "Own flowers", _flowers_matching_seat, any_shape=True),
+    Item("zheng_hua", "正花", "Own flowers", _flowers_matching_seat, any_shape=True, fixed=True),
     Item(
         "hua_quan",
         "四季/四君",
         "All four seasons or plants",
         lambda r: (SEASONS <= set(r.ctx.flowers)) + (PLANTS <= set(r.ctx.flowers)),
         any_shape=True,
+        fixed=True,
     ),
     Item("men_feng", "门风刻", "Seat wind pung", lambda r: r.pungs_of(_seat_wind(r.ctx))),
     Item("quan_feng", "圈风刻", "Prevailing wind pung", lambda r: r.pungs_of(_round_wind(r.ctx))),
     Item("jian_ke", "三元刻", "Dragon pung", lambda r: r.pungs_of(DRAGONS)),
-    Item("ming_gang", "明杠", "Exposed kong", lambda r: _kongs(r, False), any_shape=True),
-    Item("an_gang", "暗杠", "Concealed kong", lambda r: _kongs(r, True), any_shape=True),
+    Item(
+        "ming_gang", "明杠", "Exposed kong", lambda r: _kongs(r, False), any_shape=True, fixed=True
+    ),
+    Item(
+        "an_gang", "暗杠", "Concealed kong", lambda r: _kongs(r, True), any_shape=True, fixed=True
+    ),
     Item(
         "hun_yi_se",
         "混一色",
@@ -317,14 +339,23 @@ def pattern_names() -> dict[str, dict[str, str]]:
 def _items(reading: Reading) -> tuple[list[ScoreItem], int]:
     """The items a reading scores and its Σ台."""
     values = reading.opts.tai_values
+    fixed = _fixed_counts(reading.ctx, reading.opts)
     out = []
     for item in ITEMS:
         if reading.seven_pairs and not item.any_shape:
             continue
-        n = int(item.count(reading))
+        n = fixed[item.id] if item.fixed else int(item.count(reading))
         if n:
             out.append(ScoreItem(item.id, n * values[item.id]))
     return out, sum(i.value for i in out)
+
+
+@lru_cache(maxsize=16384)
+def _fixed_counts(ctx: WinContext, opts: Options) -> dict[str, int]:
+    """The counts of the items that depend on the win's context alone, worked out once
+    for all its readings.  (The callers only read the dict.)"""
+    bare = Reading(ctx, opts, (), 0, None, False, frozenset())
+    return {item.id: int(item.count(bare)) for item in ITEMS if item.fixed}
 
 
 # --- enumerating readings ------------------------------------------------------
@@ -478,7 +509,15 @@ def score(ctx: WinContext, opts: Options) -> Score:
 
     ``total`` is ``T = 1 + Σ台``; ``extra["tai"]`` is Σ台.  A refused win (too few 台,
     百搭单吊 on a discard) carries ``extra`` ``{"tai", "min_tai", "refused"}``.
+    Remembered by the win and the rules (the engine, the bots and the hints score the
+    same wins again); each call gets its own ``extra``.
     """
+    result = _score(ctx, opts)
+    return replace(result, extra=dict(result.extra))
+
+
+@lru_cache(maxsize=16384)
+def _score(ctx: WinContext, opts: Options) -> Score:
     problem = _legality(ctx, opts)
     if problem:
         return Score(win=False, reason=problem)
@@ -514,16 +553,89 @@ def score(ctx: WinContext, opts: Options) -> Score:
     return Score(win=True, items=tuple(best_items), total=1 + best, extra={"tai": best})
 
 
+@lru_cache(maxsize=16384)
 def reaches_min_tai(ctx: WinContext, opts: Options) -> bool:
     """Whether :func:`score` would accept this win; stops at the first reading with
-    enough 台 (bots ask it often)."""
+    enough 台.  Remembered by the win and the rules: bots ask it for the same ready
+    hands at every turn."""
     if _legality(ctx, opts):
         return False
+    if _tai_bound(ctx, opts) < opts.min_tai:
+        return False  # no reading can score enough: most ready hands that bots weigh
     lone = _lone_wild_discard(ctx, opts)
     if lone == 1:
         return False
     readings = (r for r in _readings(ctx, opts) if not (lone and r.wild_pair))
     return any(_items(r)[1] >= opts.min_tai for r in readings)
+
+
+def _tai_bound(ctx: WinContext, opts: Options) -> int:
+    """An upper bound of Σ台 over every reading of the win, from its tiles alone.
+
+    Exact for the items of the context; for the others, what the real tiles (not the
+    wilds) still allow: one wait item, 边/夹/单吊 only with a single wait under
+    ``single_wait_only``, 对倒 only with two of the winning kind (real or wild) held;
+    平胡 with no pung melded and the honours held at most one pair of a kind that does
+    not score; 碰碰胡 with no chow melded and enough wilds to turn every kind held into
+    pungs and a pair; a pung of an honour held (or melded) that the wilds can complete,
+    and one more of the best honour per three wilds; a flush where the real tiles keep
+    to one numbered suit.  Values are never negative, so leaving an item in only raises
+    the bound."""
+    v = opts.tai_values
+    fixed = _fixed_counts(ctx, opts)
+    total = sum(n * v[i] for i, n in fixed.items())
+    wild = wild_kinds(ctx.wild, opts)
+    c, wilds = _split_wilds(ctx.full_hand, ctx.wild, opts)
+    melded = [k for m in ctx.melds for k in m.tiles]
+    real = [k for k in range(T.NUM_KINDS) if c[k]] + [k for k in melded if k not in wild]
+    suits = {T.suit_index(k) for k in real if k < T.HONOR}
+    honours = {k for k in real if k >= T.HONOR}
+    if len(suits) >= 2:
+        flush = 0
+    elif suits and honours:
+        flush = v["hun_yi_se"]
+    else:
+        flush = max(v["hun_yi_se"], v["qing_yi_se"])
+    seven = 0
+    if opts.qi_dui and not ctx.melds and analysis.is_seven_pairs(list(c), wilds):
+        seven = v["qi_dui"] + flush
+    c0, k0 = _split_wilds(ctx.hand, ctx.wild, opts)
+    hand_waits = analysis.waits(list(c0), k0, seven_pairs=opts.qi_dui and not ctx.melds)
+    single = not opts.single_wait_only or len(hand_waits) == 1
+    pair_wait = v["dan_diao"] if single or len(ctx.hand) == 1 else 0
+    chow_wait = max(v["bian_zhang"], v["jia_zhang"]) if single else 0
+    scoring = DRAGONS | _seat_wind(ctx) | _round_wind(ctx)
+    # 平胡: all chows (honours only as the pair).
+    pung_melded = any(m.kind != "chi" for m in ctx.melds)
+    held_honours = [k for k in range(T.HONOR, T.NUM_KINDS) if c[k]]
+    ping = not pung_melded and (
+        not held_honours
+        or (len(held_honours) == 1 and c[held_honours[0]] <= 2 and held_honours[0] not in scoring)
+    )
+    chows = (v["ping_hu"] if ping else 0) + max(chow_wait, pair_wait)
+
+    # Pungs of honours.
+    def pung_value(k: int) -> int:
+        if k in DRAGONS:
+            return v["jian_ke"]
+        return v["men_feng"] * (k in _seat_wind(ctx)) + v["quan_feng"] * (k in _round_wind(ctx))
+
+    melded_pungs = {m.tile for m in ctx.melds if m.kind != "chi"}
+    honour_pungs = sum(
+        pung_value(k)
+        for k in range(T.HONOR, T.NUM_KINDS)
+        if k in melded_pungs or (c[k] and c[k] + wilds >= 3)
+    )
+    honour_pungs += wilds // 3 * max(pung_value(k) for k in range(T.HONOR, T.NUM_KINDS))
+    short = sum(-x % 3 for x in c if x)
+    all_pungs = not any(m.kind == "chi" for m in ctx.melds) and short - 1 <= wilds
+    pungs = (v["peng_peng_hu"] if all_pungs else 0) + honour_pungs
+    # 对倒: the winning tile (any wait, for a drawn wild) completes a pung of the hand.
+    win_kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
+    two = any(k < T.NUM_KINDS and c0[k] + k0 >= 2 for k in win_kinds)
+    waits = max(chow_wait, pair_wait, v["dui_dao"] if two else 0)
+    standard = v["pai_hu"] + flush + max(chows, pungs + waits)
+    return total + max(standard, seven)
 
 
 def _lone_wild_discard(ctx: WinContext, opts: Options) -> int:

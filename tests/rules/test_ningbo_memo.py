@@ -1,0 +1,134 @@
+"""The Ningbo scorer's speed-ups keep its answers: bounded memos, fresh results, and
+the bound that lets ``reaches_min_tai`` refuse a win without reading it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.rules import tiles as T
+from games.rules.model import Meld, WinContext
+from games.rules.variants import get_variant
+from games.rules.variants import ningbo_tai as nt
+from games.rules.variants.ningbo_options import TAI_DEFAULTS
+
+NINGBO = get_variant("ningbo")
+
+group = st.one_of(
+    st.builds(lambda s, n: ("chi", s * 9 + n), st.integers(0, 2), st.integers(0, 6)),
+    st.builds(lambda k: ("peng", k), st.integers(0, T.NUM_KINDS - 1)),
+)
+
+
+@st.composite
+def wins(draw):
+    """A four-sets-and-a-pair (or seven pairs) hand, some tiles turned into wilds, some
+    sets melded, with house rules drawn too."""
+    indicator = draw(st.integers(0, T.NUM_KINDS - 1))
+    values = draw(st.dictionaries(st.sampled_from(sorted(TAI_DEFAULTS)), st.integers(0, 4)))
+    opts = NINGBO.resolve_options(
+        {
+            "min_tai": draw(st.integers(0, 8)),
+            "single_wait_only": draw(st.booleans()),
+            "qi_dui": draw(st.booleans()),
+            "wild_kinds": draw(st.sampled_from(["other_copies", "indicator_and_next"])),
+            "tai_values": values,
+        }
+    )
+    wild = sorted(nt.wild_kinds(indicator, opts))
+    if draw(st.booleans()):
+        pairs = draw(st.lists(st.integers(0, T.NUM_KINDS - 1), min_size=7, max_size=7))
+        sets, melds, tiles = [], [], [k for p in pairs for k in (p, p)]
+    else:
+        sets = draw(st.lists(group, min_size=4, max_size=4))
+        pair = draw(st.integers(0, T.NUM_KINDS - 1))
+        n_melds = draw(st.integers(0, 4))
+        melds = []
+        tiles = [pair, pair]
+        for i, (kind, k) in enumerate(sets):
+            run = (k, k + 1, k + 2) if kind == "chi" else (k, k, k)
+            if i < n_melds and not set(run) & set(wild):
+                melds.append(Meld(kind, run, concealed=False))
+            else:
+                tiles.extend(run)
+    for i in draw(st.lists(st.integers(0, len(tiles) - 1), max_size=4, unique=True)):
+        tiles[i] = draw(st.sampled_from(wild))
+    win_at = draw(st.integers(0, len(tiles) - 1))
+    win = tiles.pop(win_at)
+    ctx = WinContext(
+        hand=tuple(tiles),
+        melds=tuple(melds),
+        win_tile=win,
+        win_type=draw(st.sampled_from(["self_draw", "discard", "rob_kong"])),
+        flags=frozenset(draw(st.sets(st.sampled_from(["after_kong", "last_tile"])))),
+        seat_wind=draw(st.integers(0, 3)),
+        round_wind=draw(st.integers(0, 3)),
+        wild=indicator,
+        flowers=tuple(draw(st.sets(st.integers(T.FLOWER, T.NUM_TILES - 1), max_size=3))),
+    )
+    return ctx, opts
+
+
+@settings(max_examples=400, deadline=None)
+@given(wins())
+def test_the_bound_is_never_below_the_best_reading_and_reaches_agrees_with_score(case):
+    ctx, opts = case
+    result = nt.score(ctx, opts)
+    assert nt.reaches_min_tai(ctx, opts) == result.win
+    tai = result.extra.get("tai")
+    if tai is not None:
+        assert nt._tai_bound(ctx, opts) >= tai
+
+
+def _plain(win_type: str, **kw) -> WinContext:
+    """Four chows and a pair waiting on 6s or 9s, won on 9s, no flower, East seat."""
+    return WinContext(
+        hand=tuple(T.parse("234m567m345p678s9s")),
+        melds=(),
+        win_tile=T.parse_one("9s"),
+        win_type=win_type,
+        seat_wind=0,
+        round_wind=0,
+        **kw,
+    )
+
+
+def test_the_bound_refuses_a_plain_hand_short_of_min_tai():
+    # Four chows and a pair, two waits, self-drawn with no wild: 自摸 + 硬胡 + 平胡 = 3.
+    opts = NINGBO.resolve_options({})
+    ctx = _plain("self_draw", wild=T.parse_one("5z"))
+    assert nt._tai_bound(ctx, opts) < opts.min_tai
+    assert nt.score(ctx, opts).extra["refused"] == "min_tai"
+
+
+def test_each_memo_is_bounded():
+    memos = [
+        nt.wild_kinds,
+        nt._split_wilds,
+        nt._score,
+        nt.reaches_min_tai,
+        nt._fixed_counts,
+        nt._decompositions,
+    ]
+    for memo in memos:
+        assert memo.cache_parameters()["maxsize"] is not None, memo
+
+
+def test_a_remembered_score_hands_each_caller_its_own_extra():
+    opts = NINGBO.resolve_options({})
+    ctx = _plain("discard")
+    first = nt.score(ctx, opts)
+    first.extra["tai"] = 99
+    again = nt.score(ctx, opts)
+    assert again.extra["tai"] != 99
+    assert again == nt._score.__wrapped__(ctx, opts)
+
+
+def test_split_wilds_gives_a_list_the_caller_may_change():
+    opts = NINGBO.resolve_options({})
+    c, wilds = nt.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts)
+    c[0] = 7
+    assert nt.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts) == (
+        [2] + [0] * (T.NUM_KINDS - 1),
+        1,
+    )
