@@ -241,7 +241,8 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     seat = free[0]
     seat.user = user
     seat.ready = False
-    seat.save(update_fields=["user", "ready"])
+    seat.score = 0  # a new occupant does not inherit the previous one's running total
+    seat.save(update_fields=["user", "ready", "score"])
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
     return room

@@ -211,6 +211,23 @@ def test_leaving_between_hands_costs_nothing_and_frees_the_seat(make_user):
     assert Room.objects.get(pk=room.pk).status == "finished"  # nobody but bots is left
 
 
+def test_a_player_taking_a_seat_between_hands_starts_at_zero(make_user):
+    room, ann, carl = two_humans_and_two_bots(make_user)
+    services.room_ready(room_id=room.pk, user=ann)
+    services.room_ready(room_id=room.pk, user=carl)
+    play_out(room)
+    # ann's running total, whatever the hand gave her, is not 0 when she leaves.
+    Seat.objects.filter(room=room, index=0).update(score=-12)
+    carl_score = Seat.objects.get(room=room, index=1).score
+    services.room_leave(room_id=room.pk, user=ann)
+    bob = make_user("bob")
+    services.room_join(room_id=room.pk, user=bob)
+    seat = Seat.objects.get(room=room, index=0)
+    assert seat.user_id == bob.pk and seat.score == 0
+    assert Seat.objects.get(room=room, index=1).score == carl_score
+    assert room_payload(room.pk)["seats"][0]["score"] == 0
+
+
 def test_presence_belongs_to_the_occupant_not_to_an_old_socket(make_user, settings):
     settings.GAME_AWAY_SECONDS = 30
     ann, bob, carl = make_user("ann"), make_user("bob"), make_user("carl")
