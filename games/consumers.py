@@ -28,6 +28,7 @@ import heapq
 import itertools
 import json
 import logging
+import re
 import time
 
 from autobahn.exception import Disconnected
@@ -37,6 +38,7 @@ from django.contrib import auth
 from django.db import DatabaseError, DataError, IntegrityError, connection
 
 from clubs.selectors import room_hidden_from
+from config.converters import IdConverter
 from games import presence, publish, selectors, services
 from games.messages import dumps
 
@@ -98,6 +100,17 @@ def _access_now(room_id, user):
 
 
 _access = _db(_access_now)
+
+
+def _room_id(segment: str) -> int | None:
+    """The route's room id as the HTTP routes read one (``config.converters``); None: not
+    digits, or past the largest primary key."""
+    if not re.fullmatch(IdConverter.regex, segment):
+        return None
+    try:
+        return IdConverter().to_python(segment)
+    except ValueError:
+        return None
 
 
 class _SessionOnly:
@@ -244,7 +257,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # a refusal is a close code the browser sees (4401/4403/4404: final), not a
         # failed handshake it would retry.
         await self.accept()
-        raw_id = self.scope["url_route"]["kwargs"]["room_id"]  # an int (games.routing)
+        raw_id = _room_id(self.scope["url_route"]["kwargs"]["room_id"])
+        if raw_id is None:  # not an id a room can have: no such room
+            await self.close(code=4404)
+            return
         # The room's group before the snapshot is read (in ``_enter``): whatever is
         # published after that read comes live.  A socket the room refuses leaves the
         # group as it closes; nothing reaches its client meanwhile (``table_frames``

@@ -186,6 +186,19 @@ def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
     async_to_sync(run)()
 
 
+@pytest.mark.parametrize("raw", [str(2**63), str(2**63 - 1), "9" * 40, "abc", "-1", "1e3"])
+def test_a_room_id_no_primary_key_holds_or_not_an_id_closes_4404(make_user, raw):
+    bob_cookie = cookie_for(make_user("bob"))
+
+    async def run():
+        comm = WebsocketCommunicator(
+            application, f"/ws/rooms/{raw}/", headers=[ORIGIN, (b"cookie", bob_cookie)]
+        )
+        assert await refused(comm) == 4404
+
+    async_to_sync(run)()
+
+
 def test_join_ready_play_a_whole_hand_to_hand_end_and_settled(make_user):
     room, ann_cookie = ann_at_a_table(make_user, hands=1)
 
