@@ -366,6 +366,7 @@ def member_remove(*, club_id, actor, user_id) -> None:
     if target.pk == me.pk:
         target.delete()
         _audit(club_id, actor, Action.MEMBER_LEFT, target=actor)
+        _leave_tables(club_id, actor)
         return
     if not me.manages:
         raise ClubError("not_manager", "only the club's owner and managers can do this", 403)
@@ -373,6 +374,27 @@ def member_remove(*, club_id, actor, user_id) -> None:
         raise ClubError("not_owner", "only the club's owner can remove a manager", 403)
     target.delete()
     _audit(club_id, actor, Action.MEMBER_REMOVED, target=target.user, role=target.role)
+    _leave_tables(club_id, target.user)
+
+
+def _leave_tables(club_id, user) -> None:
+    """One no longer a member is out of the club's tables at once: after commit their
+    sockets there re-read their access and close (4403).  A seat they hold is freed
+    where that costs nothing (no hand on); mid-hand it is played for them (托管), so the
+    table neither waits on them nor charges them for leaving."""
+    from games import assist, publish
+    from games import services as games_services
+    from games.models import Hand, Room, Seat
+
+    rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
+    for room_id in rooms.values_list("pk", flat=True):
+        publish.reseat_on_commit(room_id, [user.pk])
+    seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
+    for room_id in seated.values_list("room_id", flat=True):
+        if Hand.objects.filter(room_id=room_id, status=Hand.Status.PLAYING).exists():
+            assist.seat_auto_play(room_id=room_id, user=user, on=True)
+        else:
+            games_services.room_leave(room_id=room_id, user=user)
 
 
 # --------------------------------------------------------------------------

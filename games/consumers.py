@@ -94,7 +94,9 @@ def _access_now(room_id, user):
     if found is None:
         return None, None, 0
     room_id, private, club_id, delay, seat = found
-    if seat is None and (private or room_hidden_from(club_id, user)):
+    # A club's tables are its members' only: one removed from the club is refused even
+    # at a seat they hold (``clubs.services.member_remove`` hands that seat to 托管).
+    if room_hidden_from(club_id, user) or (seat is None and private):
         return room_id, False, 0
     return room_id, seat, delay
 
@@ -320,6 +322,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         they are no longer seated in)."""
         room_id, seat, self.delay = await _access(self.room_id, self.user)
         if room_id is None or seat is False:
+            # Out of the room's groups and presence first: nothing more reaches the
+            # client, held frames included, between this close and its disconnect.
+            await self.disconnect(None)
+            self.held.clear()
             await self.close(code=4404 if room_id is None else 4403)
             return False
         await self._take_seat(seat)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 
 from clubs import services as club_services
 from games import services
-from games.models import Room
+from games.models import Hand, Room, Seat
 from games.rules import available, get_variant
-from tests.games.test_consumers import connect, cookie_for, refused
+from tests.games.test_consumers import connect, cookie_for, drain, receive_until, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -166,3 +167,68 @@ def test_every_registered_variant_gets_presets_and_rooms(client_for, people, clu
     assert preset.status_code == 201 and room.status_code == 201, room.json()
     assert room.json()["variant"] == variant
     assert room.json()["rules"] == get_variant(variant).resolve_options().to_json()
+
+
+async def closed_with(comm) -> int:
+    """Read a socket's output up to its close; the close code."""
+    out = await comm.receive_output(timeout=10)
+    while out["type"] != "websocket.close":
+        out = await comm.receive_output(timeout=10)
+    return out["code"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_removed_spectator_is_closed_at_once_and_sent_nothing_more(people, club, preset):
+    room = services.room_create(owner=people["owner"], variant="", preset=preset.pk, bots=3)
+    member = cookie_for(people["member"])
+
+    async def run():
+        comm = connect(room, member)
+        assert (await comm.connect())[0]
+        assert (await receive_until(comm, "room"))["d"]["club"] == club.pk
+        await drain(comm)
+        await database_sync_to_async(club_services.member_remove)(
+            club_id=club.pk, actor=people["owner"], user_id=people["member"].pk
+        )
+        assert await closed_with(comm) == 4403
+        # The table moves on (the hand is dealt); the closed socket hears none of it.
+        await database_sync_to_async(services.room_ready)(room_id=room.pk, user=people["owner"])
+        assert await database_sync_to_async(Hand.objects.filter(room=room).exists)()
+        assert await comm.receive_nothing(timeout=0.5)
+        assert await refused(connect(room, member)) == 4403
+
+    async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_removed_player_is_closed_and_their_seat_played_for_them(people, club, preset):
+    room = services.room_create(owner=people["owner"], variant="", preset=preset.pk, bots=2)
+    services.room_join(room_id=room.pk, user=people["member"])
+    for name in ("owner", "member"):
+        services.room_ready(room_id=room.pk, user=people[name])
+    assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    member = cookie_for(people["member"])
+    index = Seat.objects.get(room=room, user=people["member"]).index
+
+    async def run():
+        comm = connect(room, member)
+        assert (await comm.connect())[0]
+        assert (await receive_until(comm, "state"))["d"]["seat"] == index
+        await database_sync_to_async(club_services.member_remove)(
+            club_id=club.pk, actor=people["owner"], user_id=people["member"].pk
+        )
+        assert await closed_with(comm) == 4403
+        assert await refused(connect(room, member)) == 4403
+
+    async_to_sync(run)()
+    seat = Seat.objects.get(room=room, user=people["member"])
+    assert seat.auto and not seat.left  # 托管, no penalty for leaving
+
+
+def test_a_removed_member_waiting_at_a_club_table_gives_up_the_seat(people, club, preset):
+    room = services.room_create(owner=people["owner"], variant="", preset=preset.pk, bots=1)
+    services.room_join(room_id=room.pk, user=people["member"])
+
+    club_services.member_remove(club_id=club.pk, actor=people["owner"], user_id=people["member"].pk)
+
+    assert not Seat.objects.filter(room=room, user=people["member"]).exists()
