@@ -36,6 +36,11 @@ class Room(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
 
+    class BotLevel(models.TextChoices):
+        # games.rules.bots.LEVELS; 托管 plays at STRONG whatever the room says.
+        BASIC = "basic", _("Basic")
+        STRONG = "strong", _("Strong")
+
     variant = models.CharField(max_length=20)
     # The effective house rules: variant defaults overlaid with the room's choices.
     rules = models.JSONField(default=dict)
@@ -68,6 +73,8 @@ class Room(models.Model):
     next_server_seed = models.CharField(max_length=64, default=new_server_seed)
     # Spectators see the table this many seconds late (against ghosting); 0: live.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # How well the table's bot players play (not 托管: that always plays at its best).
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, default=BotLevel.STRONG)
 
     class Meta:
         ordering = ["-created_at"]
