@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -38,8 +39,8 @@ class Room(models.Model):
 
     class BotLevel(models.TextChoices):
         # games.rules.bots.LEVELS; 托管 plays at STRONG whatever the room says.
-        BASIC = "basic", _("Basic")
-        STRONG = "strong", _("Strong")
+        BASIC = "basic", pgettext_lazy("bot level", "Basic")
+        STRONG = "strong", pgettext_lazy("bot level", "Strong")
 
     variant = models.CharField(max_length=20)
     # The effective house rules: variant defaults overlaid with the room's choices.

@@ -3,6 +3,9 @@ its bot players decide at; a seat on 托管 plays at the strong level whatever t
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from games.models import Hand, HandAction, Room, Seat
@@ -87,3 +90,27 @@ def test_bots_play_at_the_rooms_level_and_tuoguan_at_strong(make_user, level):
     # did 托管: the checks above could tell a wrong level.
     assert telling & {1, 2, 3}
     assert level == "strong" or 0 in telling
+
+
+@pytest.mark.parametrize(
+    ("lang", "basic", "strong", "label"),
+    [
+        ("zh-hans", "入门", "高手", "机器人：%(level)s"),
+        ("en", "Basic", "Strong", "Bots: %(level)s"),
+    ],
+)
+def test_the_lobby_offers_the_levels_and_names_them_in_each_language(
+    client, make_user, lang, basic, strong, label
+):
+    user = make_user("ann")
+    user.language = lang  # a signed-in player is served in their account's language
+    user.save(update_fields=["language"])
+    client.force_login(user)
+    page = client.get("/lobby/").content.decode()
+    assert f'<option value="basic">{basic}</option>' in page
+    assert f'<option value="strong" selected>{strong}</option>' in page
+    # The names the room cards and the table header show the room's level with.
+    strings = re.search(r'id="lobby-strings" type="application/json">(.*?)</script>', page)
+    shown = json.loads(strings.group(1))
+    assert shown["bot_levels"] == {"basic": basic, "strong": strong}
+    assert shown["bot_level"] == label
