@@ -48,6 +48,8 @@ class RoomCreateSerializer(serializers.Serializer):
     claim_seconds = serializers.IntegerField(required=False, allow_null=True, default=8)
     # Seconds spectators see the table late; checked by the service (``bad_delay``).
     spectator_delay = serializers.JSONField(required=False, default=None)
+    # The bots' level; checked by the service (``bad_bot_level``).
+    bot_level = serializers.JSONField(required=False, allow_null=True, default="strong")
 
 
 class JoinSerializer(serializers.Serializer):
@@ -147,6 +149,7 @@ class RoomsView(APIView):
             claim_seconds=d["claim_seconds"],
             preset=d["preset"],
             spectator_delay=d["spectator_delay"],
+            bot_level=d["bot_level"],
         )
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 

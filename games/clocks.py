@@ -50,6 +50,12 @@ def decision_key(state) -> str:
     return f"{state.phase}:{state.turn}:{rivers}:{len(state.kongs)}:{len(state.win_order)}"
 
 
+def bot_level(room: Room, seat: Seat) -> str:
+    """The level the bot policy plays ``seat`` at: the room's for its bot players; the
+    best for a person's seat (托管, or a seat its player left)."""
+    return room.bot_level if seat.is_bot else Room.BotLevel.STRONG
+
+
 def seat_delay(room: Room, seat: Seat, state, present: set[int]) -> float | None:
     """Seconds this seat gets for the current decision (None: no clock)."""
     if seat.bot_controlled:

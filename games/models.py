@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -35,6 +36,11 @@ class Room(models.Model):
         OPEN = "open", _("waiting for players")
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
+
+    class BotLevel(models.TextChoices):
+        # games.rules.bots.LEVELS; 托管 plays at STRONG whatever the room says.
+        BASIC = "basic", pgettext_lazy("bot level", "Basic")
+        STRONG = "strong", pgettext_lazy("bot level", "Strong")
 
     variant = models.CharField(max_length=20)
     # The effective house rules: variant defaults overlaid with the room's choices.
@@ -68,6 +74,8 @@ class Room(models.Model):
     next_server_seed = models.CharField(max_length=64, default=new_server_seed)
     # Spectators see the table this many seconds late (against ghosting); 0: live.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # How well the table's bot players play (not 托管: that always plays at its best).
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, default=BotLevel.STRONG)
 
     class Meta:
         ordering = ["-created_at"]

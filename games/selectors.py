@@ -106,6 +106,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         **_next_deal(room, playing),
         "ws": room.ws_path,
         "spectator_delay": room.spectator_delay,
+        "bot_level": room.bot_level,
         "watchers": watchers,
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
     }

@@ -113,6 +113,7 @@ def room_create(
     claim_seconds: int | None = 8,
     preset: int | None = None,
     spectator_delay: int | None = None,
+    bot_level: str = Room.BotLevel.STRONG,
 ) -> Room:
     timers = (discard_seconds, claim_seconds)
     club = _club_rules(preset, owner, variant, rules, timers) if preset is not None else None
@@ -129,6 +130,9 @@ def room_create(
         raise ServiceError("bad_bots", "bots must be 0..3")
     if not isinstance(private, bool):
         raise ServiceError("bad_private", "private must be true or false")
+    if bot_level not in Room.BotLevel.values:
+        known = ", ".join(Room.BotLevel.values)
+        raise ServiceError("bad_bot_level", f"bot_level must be one of {known}, not {bot_level!r}")
     if club is not None:  # a club's tables are its members' only: they may run untimed
         timers = (club.discard_seconds, club.claim_seconds)
     discard_seconds = _check_timer(timers[0], private=private or club is not None, name="discard")
@@ -156,6 +160,7 @@ def room_create(
                     discard_seconds=discard_seconds,
                     claim_seconds=claim_seconds,
                     spectator_delay=spectator_delay,
+                    bot_level=bot_level,
                 )
             break
         except IntegrityError:  # join code collision: draw another

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.clocks import set_deadlines, timeout_action
+from games.clocks import bot_level, set_deadlines, timeout_action
 from games.models import Hand, Room
 from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
@@ -72,7 +72,8 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
             break
         seat = due[0]
         if seats[seat].bot_controlled:  # a bot, 托管, or a seat its player left
-            action, source = choose_action(state, seat), "bot"
+            level = bot_level(room, seats[seat])
+            action, source = choose_action(state, seat, level=level), "bot"
         else:
             action, source = timeout_action(state, seat), "timeout"
         out = apply(state, seat, action)

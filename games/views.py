@@ -143,6 +143,8 @@ def ui_strings() -> dict[str, str]:
         "default_rules": _("Default rules"),
         "default_choice": _("Default"),
         "seconds": _("sec"),
+        "bot_level": _("Bots: %(level)s"),
+        "bot_levels": {key: str(label) for key, label in Room.BotLevel.choices},
         # Added for issue 13: saying why, announcing, aiding.
         "seat_wind": _("Seat wind"),
         "indicator": _("Indicator"),

@@ -65,6 +65,8 @@ async function loadRooms() {
     facts.append(el("span", "", fmt(S.hands, { n: r.hands_total })));
     facts.append(el("span", "", r.discard_seconds
       ? `${r.discard_seconds}${S.seconds}/${r.claim_seconds}${S.seconds}` : S.no_timer));
+    facts.append(el("span", "room-bot-level",
+      fmt(S.bot_level, { level: S.bot_levels[r.bot_level] || r.bot_level })));
     if (r.watchers) facts.append(el("span", "room-watchers", fmt(S.watchers, { n: r.watchers })));
     facts.append(el("span", "muted", r.owner));
     li.append(facts);
@@ -156,6 +158,7 @@ async function setupCreate() {
       hands: Number($("#opt-hands").value),
       private: $("#opt-private").checked,
       bots: Number($("#opt-bots").value),
+      bot_level: $("#opt-bot-level").value,
       discard_seconds: noTimer ? null : Number($("#opt-discard").value) || 15,
       claim_seconds: noTimer ? null : Number($("#opt-claim").value) || 8,
       spectator_delay: delayValue(),

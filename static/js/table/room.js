@@ -36,7 +36,9 @@ export function renderRoom() {
   const timer = room.discard_seconds
     ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
   const rated = room.rated ? S.rated : S.unrated;
-  $("#room-rules").textContent = [mode ? named(mode) : "", timer, rated].filter(Boolean).join(" · ");
+  const bots = fmt(S.bot_level, { level: S.bot_levels[room.bot_level] || room.bot_level });
+  $("#room-rules").textContent = [mode ? named(mode) : "", timer, bots, rated]
+    .filter(Boolean).join(" · ");
   $("#room-rules").title = [room.rated ? S.rated_help : S.unrated_help, ...ruleSummary()].join(", ");
   $("#room-club").hidden = !room.club;
   if (room.club) {
