@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint bench migrate lock
+.PHONY: run test test-fast lint bench migrate lock
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ $(CHROMIUM):
 
 test: $(VENV)/.stamp-dev | $(CHROMIUM)
 	$(PY) -m pytest
+
+# What needs no browser, no servers in processes and no PostgreSQL (markers: pyproject.toml).
+test-fast: $(VENV)/.stamp-dev
+	$(PY) -m pytest -m "not browser and not integration and not postgresql"
 
 lint: $(VENV)/.stamp-dev
 	$(VENV)/bin/ruff check .

@@ -4,12 +4,29 @@ import pytest
 from django.core.cache import caches
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
+INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"
 
 
 def pytest_configure(config):
     # The SQLite test database and the browser tests' screenshots live here; a fresh clone
     # has no such folder, and SQLite cannot create one.
     OUTPUT_DIR.mkdir(exist_ok=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks each test by what it needs (``make test-fast`` deselects them): ``browser``
+    for a test that drives Chromium (it takes the ``browser`` fixture), ``integration``
+    for one under tests/integration/ (real servers in processes).  A test marked
+    ``postgresql`` by its module is skipped, with the reason, on any other database."""
+    from django.db import connection
+
+    for item in items:
+        if "browser" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)
+        if INTEGRATION_DIR in item.path.parents:
+            item.add_marker(pytest.mark.integration)
+        if item.get_closest_marker("postgresql") and connection.vendor != "postgresql":
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (DATABASE_URL=postgres://…)"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,6 +55,18 @@ def _clear_caches():
 @pytest.fixture
 def password():
     return "green-felt-8trs"
+
+
+@pytest.fixture
+def make_user(django_user_model, password):
+    """Makes a user by name, with the shared password (cheap: the test settings' hasher)."""
+
+    def make(name):
+        return django_user_model.objects.create_user(
+            username=name, email=f"{name}@example.com", password=password
+        )
+
+    return make
 
 
 @pytest.fixture

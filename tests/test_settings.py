@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.routing import ProtocolTypeRouter
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -106,6 +106,7 @@ def test_importing_the_application_changes_nothing_in_the_interpreter():
     assert result.stdout.split() == ["True", "True", "True"], result.stdout
 
 
+@pytest.mark.postgresql
 @pytest.mark.django_db
 def test_every_commit_waits_for_the_disk():
     """No connection of the site turns PostgreSQL's synchronous commit off: a move a
@@ -130,5 +131,4 @@ def test_every_commit_waits_for_the_disk():
         return seen[0]
 
     assert not any("ASYNC_COMMIT" in name for name in dir(settings))
-    if connection.vendor == "postgresql":
-        assert fresh_connection_setting() == "on"
+    assert fresh_connection_setting() == "on"

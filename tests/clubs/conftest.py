@@ -13,15 +13,6 @@ ROLES = ("owner", "manager", "member", "outsider", "anonymous")
 
 
 @pytest.fixture
-def make_user(django_user_model):
-    def make(name):
-        # No password: tests sign in with force_login, and hashing four per test is slow.
-        return django_user_model.objects.create_user(username=name, email=f"{name}@example.com")
-
-    return make
-
-
-@pytest.fixture
 def people(make_user):
     """One user per role (the anonymous visitor is None)."""
     out = {name: make_user(name) for name in ("owner", "manager", "member", "outsider")}

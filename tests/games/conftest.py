@@ -15,16 +15,6 @@ def _table_settings(settings):
     settings.GAME_NEXT_HAND_SECONDS = 3 * 3600
 
 
-@pytest.fixture
-def make_user(django_user_model):
-    def make(name):
-        return django_user_model.objects.create_user(
-            username=name, email=f"{name}@example.com", password="green-felt-8trs"
-        )
-
-    return make
-
-
 def four_seated(users, *, hands: int = 1):
     """A Sichuan room with these four players seated and ready: its first hand is dealt.
     Returns the room and that hand."""

@@ -158,13 +158,22 @@ def test_a_table_without_timers_gives_a_player_who_goes_away_the_away_clock(
     assert datetime.fromisoformat(hand.deadlines["seats"]["3"])
 
 
+def test_only_postgresql_gets_the_statement_preparing_options():
+    """SQLite plans nothing of the kind and gets no such options."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    if connection.vendor == "postgresql":
+        assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+    else:
+        assert "prepare_threshold" not in options and "server_side_binding" not in options
+
+
+@pytest.mark.postgresql
 def test_the_table_statements_are_prepared_on_postgresql(
     make_user, django_capture_on_commit_callbacks
 ):
     """On PostgreSQL the statements every action runs are bound by the server and
     prepared once a connection has run them five times
-    (``config/settings.py``): planned once, not at every action.  SQLite plans nothing
-    of the kind and gets no such options."""
+    (``config/settings.py``): planned once, not at every action."""
     from games.rules import HandState, legal_actions
     from tests.live import choose
 
@@ -175,11 +184,6 @@ def test_the_table_statements_are_prepared_on_postgresql(
         seat = next(s for s in range(4) if legal_actions(state, s))
         action = choose(legal_actions(state, seat))
         _act(room, users[seat], action, django_capture_on_commit_callbacks)
-    options = connection.settings_dict.get("OPTIONS", {})
-    if connection.vendor != "postgresql":
-        assert "prepare_threshold" not in options and "server_side_binding" not in options
-        return
-    assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
     with connection.cursor() as cur:
         cur.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cur.fetchall()]

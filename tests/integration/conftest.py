@@ -6,9 +6,4 @@
 # (after it has installed nginx-light).
 import os
 
-from tests.games.conftest import make_user  # noqa: F401 - a fixture the table tests share
-
 collect_ignore = [] if os.environ.get("REDIS_URL") else ["test_deploy.py"]
-# Restarting the database is PostgreSQL's (the services profile's).
-if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-    collect_ignore.append("test_database_restart.py")

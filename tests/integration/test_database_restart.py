@@ -1,15 +1,18 @@
-"""A PostgreSQL restart mid-hand loses no move a player was shown (PostgreSQL only:
-collected in the services profile, ``conftest.py``)."""
+"""A PostgreSQL restart mid-hand loses no move a player was shown (PostgreSQL only)."""
 
 from __future__ import annotations
 
 import time
 
 import psycopg
+import pytest
 from django.db import connection
 
-from tests.integration.test_live_server import play_through_an_outage, pytestmark  # noqa: F401
+from tests.integration import test_live_server
+from tests.integration.test_live_server import play_through_an_outage
 from tests.live import database_url
+
+pytestmark = [test_live_server.pytestmark, pytest.mark.postgresql]
 
 
 def test_four_clients_survive_a_database_restart_mid_hand(django_user_model):

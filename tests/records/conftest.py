@@ -1,2 +1,2 @@
-from tests.clubs.conftest import client_for, club, make_user, people, preset  # noqa: F401
+from tests.clubs.conftest import client_for, club, people, preset  # noqa: F401
 from tests.games.conftest import _table_settings  # noqa: F401  (autouse here too)
