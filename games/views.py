@@ -226,6 +226,7 @@ def error_messages() -> dict[str, str]:
     return {
         "bad_length": _("A game is 1 to 64 hands long."),
         "bad_bots": _("Choose 0 to 3 bots."),
+        "bad_bot_level": _("The bots' level is Basic or Strong."),
         "bad_private": _("Only a private table can have no timer."),
         "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
         "bad_delay": _(
