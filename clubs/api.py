@@ -1,5 +1,5 @@
 """REST API for clubs (DRF; session auth with CSRF).  The names and shapes are a
-public contract (issue 12).  Views are thin: parse, call one service or
+public contract.  Views are thin: parse, call one service or
 selector, shape the answer.  Every refusal is ``{"code", "detail"}`` (plus
 ``"option"`` when a house rule is at fault).
 """

@@ -41,7 +41,7 @@ Action = AuditEntry.Action
 NAME_MAX = 60
 NOTE_MAX = 200
 ANNOUNCEMENT_MAX = 500
-# The longest spectator delay a room or a preset may set, in seconds (issue 14).
+# The longest spectator delay a room or a preset may set, in seconds.
 SPECTATOR_DELAY_MAX = 300
 
 

@@ -145,7 +145,7 @@ def ui_strings() -> dict[str, str]:
         "seconds": _("sec"),
         "bot_level": _("Bots: %(level)s"),
         "bot_levels": {key: str(label) for key, label in Room.BotLevel.choices},
-        # Added for issue 13: saying why, announcing, aiding.
+        # Saying why a tap is refused, announcing moves, aiding.
         "seat_wind": _("Seat wind"),
         "indicator": _("Indicator"),
         "flowers": _("Flowers"),

@@ -1,4 +1,4 @@
-// The provably fair deal, re-implemented in the browser with Web Crypto (issue 14).
+// The provably fair deal, re-implemented in the browser with Web Crypto.
 //
 // Small pure functions, no DOM: the hand page's verify panel and a Node test (against
 // Python's deal for every variant) both import this module. It follows the byte layout

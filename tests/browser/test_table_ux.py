@@ -1,4 +1,4 @@
-"""The table as a new player meets it (issue 13), in Chromium at desktop and phone sizes.
+"""The table as a new player meets it, in Chromium at desktop and phone sizes.
 
 Hands are rigged by writing the server's hand snapshot between two moves (while the table
 waits for the player): the tiles are swapped with the wall and the other hands, so every

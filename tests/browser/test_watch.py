@@ -1,4 +1,4 @@
-"""Watching a table from the lobby (issue 14): the Watch link, every concealed tile face down,
+"""Watching a table from the lobby: the Watch link, every concealed tile face down,
 the watchers count for the spectator and for the player, the spectator delay set in the
 lobby's form, and a private table neither listed nor watchable."""
 

@@ -1,4 +1,4 @@
-"""A club preset's spectator delay (issue 14): versioned with the rules, taken by the rooms
+"""A club preset's spectator delay: versioned with the rules, taken by the rooms
 made from it, and a floor those rooms may not go below."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Provably fair deals at the table (issue 14): commit before the deal, client seeds with
+"""Provably fair deals at the table: commit before the deal, client seeds with
 ready, reveal at the end; and the hand record the API serves for replays and checks."""
 
 from __future__ import annotations

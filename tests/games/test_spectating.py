@@ -1,4 +1,4 @@
-"""Spectating (issue 14): what a spectator socket receives, live and late, and who counts as
+"""Spectating: what a spectator socket receives, live and late, and who counts as
 watching.
 
 A spectator must never get a concealed tile, a drawn tile or a claim option, nor the wall

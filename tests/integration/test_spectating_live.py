@@ -1,4 +1,4 @@
-"""Spectating across Daphne processes (issue 14): the player on one server, the spectators on
+"""Spectating across Daphne processes: the player on one server, the spectators on
 another (with Redis; one server on the embedded profile, whose in-memory layer cannot span
 processes).  The delay and the watchers count hold there because nothing about them lives
 only in one process: the delayed join snapshot is rebuilt from the action log, a spectator's

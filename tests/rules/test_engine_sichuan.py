@@ -389,7 +389,7 @@ def test_huan_san_zhang_passes_three_tiles_of_one_suit():
     assert isinstance(out, Rejection)
 
 
-# --- 过胡 by claiming, and 面下杠 only with a tile drawn later (issue 8 §6) ------------
+# --- 过胡 by claiming, and 面下杠 only with a tile drawn later ------------
 
 # Seat 1 (定缺 s) waits on 5p/8p and can pung the dealer's 5p; seat 2 will throw 4m.
 GUO_HU_DEAL = ["5p1112345678999s", "123456789m55p88p", "111333777p2468m", "2233445566778s"]

@@ -1,4 +1,4 @@
-"""The provably fair deal (issue 14): the commitment, the HMAC stream, below()'s
+"""The provably fair deal: the commitment, the HMAC stream, below()'s
 rejection sampling, a known-answer vector re-derived with ``hmac`` alone, and the
 ``python -m games.rules wall`` CLI against the engine's own deal."""
 

@@ -1,4 +1,4 @@
-"""Hand records (issue 14): make_record → check_record agrees with settle; tampering is
+"""Hand records: make_record → check_record agrees with settle; tampering is
 caught at the first action that differs; malformed records never raise."""
 
 from __future__ import annotations

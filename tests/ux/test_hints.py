@@ -1,4 +1,4 @@
-"""听牌 hints and the written-out score: pure helpers over the engine state (issue 13)."""
+"""听牌 hints and the written-out score: pure helpers over the engine state."""
 
 from __future__ import annotations
 

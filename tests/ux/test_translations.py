@@ -1,4 +1,4 @@
-"""Every page read in Chinese holds no English left over (issue 13).
+"""Every page read in Chinese holds no English left over.
 
 Two checks: the catalogue has a Chinese text for every message, and each page rendered in
 zh-hans shows no run of English words (text, tooltips, placeholders and the strings the
