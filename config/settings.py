@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "records",
+    "reviews",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +181,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.1}
 # Seconds after a hand's end (and between resends) before the sweeper sends its settlement
 # task again while the hand is not marked settled.
 GAME_SETTLE_RESEND_SECONDS = float(os.environ.get("GAME_SETTLE_RESEND_SECONDS", "5"))
+# Seconds a review request may stay pending before asking again sends its task again.
+REVIEW_RESEND_SECONDS = float(os.environ.get("REVIEW_RESEND_SECONDS", "60"))
 CELERY_TIMEZONE = "UTC"
 # A worker keeps its database connection from task to task, as a server process does
 # (``config.celery.close_old_connections_around_task``).  Celery's Django fixup otherwise
@@ -286,6 +289,7 @@ REST_FRAMEWORK = {
         "records_read": os.environ.get("RECORDS_READ_RATE", "120/min"),
         "records_export": os.environ.get("RECORDS_EXPORT_RATE", "10/min"),
         "invite_qr": os.environ.get("INVITE_QR_RATE", "30/min"),
+        "review_request": os.environ.get("REVIEW_REQUEST_RATE", "10/min"),
     },
 }
 # Rooms one user may have waiting for players (not yet started) at once.

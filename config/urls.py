@@ -20,6 +20,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/leaderboards/", include(leaderboards_api_urlpatterns)),
     path("api/", include("records.api_urls")),
+    path("api/", include("reviews.api_urls")),
     path("api/clubs/", include("clubs.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -21,6 +21,7 @@ from games.models import Hand, Room
 from games.option_help import option_help
 from games.rules import available, get_variant
 from games.variants import VARIANTS
+from reviews.selectors import review_boot
 
 
 def choice_names() -> dict:
@@ -407,6 +408,8 @@ def hand(request, pk):
         "unit": variant.score_unit,
         "winds": variant.plays_winds,
         "strings": replay_strings(),
+        # The review (复盘) panel: its own app, shown to whoever may see the replay.
+        "review": review_boot(hand, request.user) if over else None,
     }
     return render(
         request,

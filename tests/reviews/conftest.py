@@ -1,0 +1,1 @@
+from tests.games.conftest import _table_settings  # noqa: F401  (autouse here too)
