@@ -56,6 +56,8 @@ def review_strings() -> dict[str, str]:
         "hand": _("Hand %(n)s"),
         "step": _("Step %(n)s"),
         "you": _("You"),
+        # Who made a move, before the move ("You: discards 5s").
+        "who": _("%(who)s:"),
         "strong": _("Strong bot"),
         "agreed": _("%(same)s of %(total)s decisions were the Strong bot's."),
         "nothing": _("You had no choice to make in this hand."),

@@ -3,7 +3,7 @@
 // This file asks (POST), polls the seat's review until it is ready and lists the moments,
 // each linked to the replay's step where the decision was made. No rules here.
 import { api } from "./net.js";
-import { parseTiles, tileEl } from "./tiles.js";
+import { parseTiles, tileEl, tileNameIn } from "./tiles.js";
 
 const boot = JSON.parse(document.getElementById("hand-boot").textContent);
 const R = boot.review;
@@ -12,6 +12,8 @@ const MOVES = boot.strings; // the replay's words for moves (discards, Pung, Kon
 const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWith("zh")
   ? "zh-hans" : "en";
 const POLL_MS = 1000;
+// A tile in a reason's phrase ("keeps 9p"): named in the reader's words (九筒, 9 Dots).
+const TILE_CODE = /(?<![0-9A-Za-z])([1-9][mps]|[1-7]z)(?![0-9A-Za-z])/g;
 const $ = (sel) => document.querySelector(sel);
 
 function fmt(s, args = {}) {
@@ -36,7 +38,7 @@ function seatName(k) {
 function moveEl(who, a) {
   const out = el("span", "review-move");
   out.dataset.type = a.type;
-  out.append(`${who}: ${MOVES[a.type] || MOVES.choice} `);
+  out.append(`${fmt(S.who, { who })} ${MOVES[a.type] || MOVES.choice} `);
   const tiles = a.tile ? [a.tile] : typeof a.tiles === "string" ? parseTiles(a.tiles) : [];
   for (const t of tiles) out.append(tileEl(t, "mini"));
   return out;
@@ -60,7 +62,8 @@ function momentEl(entry) {
     strong.classList.add("review-strong");
     moves.append(strong);
   }
-  li.append(link, moves, el("p", "review-reason", said(entry.reason)));
+  const reason = said(entry.reason).replace(TILE_CODE, (code) => tileNameIn(LANG, code));
+  li.append(link, moves, el("p", "review-reason", reason));
   return li;
 }
 
