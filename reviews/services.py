@@ -107,8 +107,8 @@ def review_compute(review_id: int) -> bool:
         log.error("hand %s: review of seat %s failed: %s", row.hand_id, row.seat, e)
         error = str(e)[:300]
     with transaction.atomic():
-        row = HandReview.objects.select_for_update().get(pk=review_id)
-        if row.status != HandReview.Status.PENDING:
+        row = HandReview.objects.select_for_update().filter(pk=review_id).first()
+        if row is None or row.status != HandReview.Status.PENDING:
             return False
         row.entries, row.error = entries, error
         row.status = HandReview.Status.DONE if entries is not None else HandReview.Status.FAILED

@@ -119,6 +119,7 @@ def test_asking_is_throttled(make_user, monkeypatch):
     # Reading (the page's polling) is not counted.
     assert me.get(url(hand)).status_code == 200
     assert HandReview.objects.filter(hand=hand).count() == 1
+    assert wait_done(me, hand, 0)["status"] == "done"
 
 
 def test_the_schema_describes_the_review_endpoints(client):
