@@ -9,24 +9,12 @@ import pytest
 from django.utils import timezone
 
 from games import selectors, services, votes
-from games.models import DissolveVote, Hand, Room
+from games.models import DissolveVote, Room
 from records.models import Match
 from tests.games.conftest import play_out
 from tests.records.test_service import wait_recorded
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table(people, preset):
-    """A club table of the member (seat 0), two bots and the club's owner (seat 3), its
-    first hand dealt."""
-    room = services.room_create(owner=people["member"], variant="", preset=preset.pk, bots=2)
-    services.room_join(room_id=room.pk, user=people["owner"])
-    for who in ("member", "owner"):
-        services.room_ready(room_id=room.pk, user=people[who])
-    assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
-    return room
 
 
 def url(room, tail=""):
