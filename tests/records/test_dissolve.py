@@ -154,3 +154,14 @@ def test_a_vote_open_when_the_match_ends_on_its_own_lapses(people, preset, clien
     assert DissolveVote.objects.get(room=room).status == "lapsed"
     assert wait_recorded(room).ended_by == "complete"
     assert Match.objects.filter(room=room).count() == 1
+
+
+def test_the_schema_names_the_vote_and_phrase_endpoints(client_for, people):
+    schema = client_for(people["member"]).get("/api/schema/?format=json").json()
+    for path, method in (
+        ("/api/rooms/{id}/dissolve/", "get"),
+        ("/api/rooms/{id}/dissolve/", "post"),
+        ("/api/rooms/{id}/dissolve/answer/", "post"),
+        ("/api/rooms/{id}/phrases/", "post"),
+    ):
+        assert method in schema["paths"][path], (path, method)
