@@ -113,7 +113,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
         # The latest dissolve vote (解散房间), and once the match is over its record (the
         # 大结算 is read from /api/matches/<id>/summary/; None until it is recorded).
-        "vote": latest_vote(room.pk, seats),
+        "vote": latest_vote(room.pk, seats) if room.status != Room.Status.OPEN else None,
         "match_id": _match_id(room),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
