@@ -161,6 +161,18 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
     base = live_server_url
     contexts, owner, member, club_id, room_id = club_table(browser, base, "quit", hands=8)
 
+    # Another member watches, in English: a spectator sees the vote, without a say in it.
+    watch_context = browser.new_context(viewport=PHONE, locale="en-US", accept_downloads=True)
+    watcher = watch_context.new_page()
+    sign_up(watcher, base, "quitw")
+    club = api(owner, "GET", f"/api/clubs/{club_id}/")["data"]
+    assert api(watcher, "POST", "/api/clubs/join/", {"invite_code": club["invite_code"]})[
+        "status"
+    ] in (200, 201)
+    watcher.goto(f"{base}/rooms/{room_id}/")
+    expect(watcher.locator("#conn")).to_have_attribute("data-status", "connected")
+    expect(watcher.locator("#btn-dissolve")).to_be_hidden()
+
     owner.locator("#btn-dissolve").click()  # confirmed by the dialog handler
     panel = member.locator("#vote-panel")
     expect(panel).to_be_visible()
@@ -169,6 +181,8 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
     expect(panel.locator(".vote-none")).to_have_count(1)
     assert member.evaluate(FITS) <= 0, "the vote panel is wider than the phone"
     member.screenshot(path=str(screenshots_dir / "dissolve-vote-phone.png"))
+    expect(watcher.locator("#vote-panel")).to_contain_text("asks to end the match")
+    expect(watcher.locator("#vote-panel button")).to_have_count(0)
     panel.locator('button[data-answer="agree"]').click()
     # Passed: the hand in play is finished (托管 plays it), then the 大结算.
     expect(owner.locator('#vote-panel[data-status="passed"]')).to_be_visible()
@@ -179,6 +193,9 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
         expect(page.locator("#summary")).to_be_visible(timeout=120_000)
         expect(page.locator("#summary-hands tbody tr")).to_have_count(1)
         assert page.locator("#summary").get_attribute("data-ended-by") == "dissolved"
+    expect(watcher.locator("#summary-title h2")).to_have_text("Match summary", timeout=20_000)
+    expect(watcher.locator("#summary")).to_contain_text("dissolved")
+    assert watcher.evaluate(FITS) <= 0, "the 大结算 is wider than the phone"
     match_id = int(member.locator("#summary").get_attribute("data-match"))
     save_summary_image(member, match_id)
     matches = api(member, "GET", f"/api/clubs/{club_id}/matches/")["data"]["results"]
@@ -189,3 +206,4 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
     assert not owner.errors and not member.errors, owner.errors + member.errors
     for context in contexts:
         context.close()
+    watch_context.close()

@@ -165,3 +165,15 @@ def test_the_schema_names_the_vote_and_phrase_endpoints(client_for, people):
         ("/api/rooms/{id}/phrases/", "post"),
     ):
         assert method in schema["paths"][path], (path, method)
+
+
+def test_a_player_alone_with_bots_ends_the_match_by_proposing(people, preset, client_for):
+    room = services.room_create(owner=people["member"], variant="", preset=preset.pk, bots=3)
+    services.room_ready(room_id=room.pk, user=people["member"])
+    r = client_for(people["member"]).post(url(room))
+    assert r.json()["status"] == "passed"  # the only voter has agreed
+    assert [v["user_id"] for v in r.json()["voters"]] == [people["member"].pk]
+    play_out(room)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and room.hands_played == 1
+    assert wait_recorded(room).ended_by == "dissolved"
