@@ -173,6 +173,9 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
     expect(watcher.locator("#conn")).to_have_attribute("data-status", "connected")
     expect(watcher.locator("#btn-dissolve")).to_be_hidden()
 
+    expect(owner.locator("#btn-dissolve")).to_be_visible()
+    assert owner.evaluate(FITS) <= 0, "the table's tools are wider than the phone"
+    owner.screenshot(path=str(screenshots_dir / "table-tools-phone.png"))
     owner.locator("#btn-dissolve").click()  # confirmed by the dialog handler
     panel = member.locator("#vote-panel")
     expect(panel).to_be_visible()
