@@ -290,6 +290,7 @@ REST_FRAMEWORK = {
         "records_export": os.environ.get("RECORDS_EXPORT_RATE", "10/min"),
         "invite_qr": os.environ.get("INVITE_QR_RATE", "30/min"),
         "review_request": os.environ.get("REVIEW_REQUEST_RATE", "10/min"),
+        "table_talk": os.environ.get("TABLE_TALK_RATE", "60/min"),
     },
 }
 # Rooms one user may have waiting for players (not yet started) at once.

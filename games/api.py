@@ -56,7 +56,12 @@ class JoinSerializer(serializers.Serializer):
     code = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-ROOM_SCHEMA = OpenApiResponse(description="a room: id, code (for seated users), ws path, seats")
+ROOM_SCHEMA = OpenApiResponse(
+    description=(
+        "a room: id, code (for seated users), ws path, seats, vote (its latest dissolve vote "
+        "or null), match_id (its record once the match is over, else null)"
+    )
+)
 ERROR_SCHEMA = OpenApiResponse(description='{"code": ..., "detail": ...}')
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, assist_api
+from games import api, assist_api, talk_api
 
 urlpatterns = [
     path("variants/", api.VariantsView.as_view(), name="api-variants"),
@@ -14,4 +14,11 @@ urlpatterns = [
     path("hands/<id:pk>/", api.HandRecordView.as_view(), name="api-hand"),
     path("hands/<id:pk>/frames/", api.HandFramesView.as_view(), name="api-hand-frames"),
     path("rooms/<id:pk>/auto/", assist_api.RoomAutoPlayView.as_view(), name="api-room-auto"),
+    path("rooms/<id:pk>/dissolve/", talk_api.DissolveView.as_view(), name="api-room-dissolve"),
+    path(
+        "rooms/<id:pk>/dissolve/answer/",
+        talk_api.DissolveAnswerView.as_view(),
+        name="api-room-dissolve-answer",
+    ),
+    path("rooms/<id:pk>/phrases/", talk_api.PhraseView.as_view(), name="api-room-phrases"),
 ]

@@ -39,7 +39,7 @@ from django.db import DatabaseError, DataError, IntegrityError, connection
 
 from clubs.selectors import room_hidden_from
 from config.converters import IdConverter
-from games import presence, publish, selectors, services
+from games import presence, publish, selectors, services, talk
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -391,6 +391,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             if await self._reseat():
                 await self._send_snapshot()
+            return
+        if kind in talk.KINDS:  # votes and quick phrases: the services check the seat
+            await _db(talk.socket_message)(room_id=self.room_id, user=self.user, msg=msg)
             return
         if kind not in ("ready", "act"):
             await self.send(_error("bad_message", f"unknown message type {kind[:40]!r}"))

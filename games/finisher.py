@@ -24,6 +24,7 @@ from games import publish, settling
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
 from games.selectors import settled_payload
+from games.vote_state import dissolve_passed
 from records.services import match_finished_on_commit
 
 
@@ -46,12 +47,14 @@ def close_if_only_bots(room: Room, seats: list[Seat]) -> bool:
 
 def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
     """The hand's last action is being recorded (room locked): the room moves on to the
-    next hand of the match (or finishes), its seats are reset and whoever left during
-    the hand is out of the room, their seat open; ``announce_ended`` after it."""
+    next hand of the match (or finishes: played out, or a dissolve vote passed), its
+    seats are reset and whoever left during the hand is out of the room, their seat
+    open; ``announce_ended`` after it."""
     match = state.result["match"]
     room.hands_played += 1
     room.match = match
-    if room.hands_played >= room.hands_total or match.get("finished"):
+    over = room.hands_played >= room.hands_total or match.get("finished")
+    if over or dissolve_passed(room.pk):  # played out, or its players voted to end it
         room.status = Room.Status.FINISHED
         room.next_hand_at = None
     else:

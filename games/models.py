@@ -212,3 +212,39 @@ class Presence(models.Model):
     )
     channel = models.CharField(max_length=255, unique=True)
     seen_at = models.DateTimeField(db_index=True)
+
+
+class DissolveVote(models.Model):
+    """A proposal to end a room's match early (解散房间) and its answers.
+
+    ``voters`` are the humans seated when it was proposed; each answers agree or refuse
+    before ``deadline_at``, and one who does not counts as agreeing.  Written only by
+    ``games.votes`` under the room lock; a passed vote ends the match after the hand in
+    play (``games.finisher``), at once between hands."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        PASSED = "passed", _("passed")
+        REFUSED = "refused", _("refused")
+        LAPSED = "lapsed", _("the match ended first")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="dissolve_votes")
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voters = models.JSONField(default=list)  # user ids
+    answers = models.JSONField(default=dict)  # {user id: "agree" | "refuse"}
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    # When the unanswered count as agreeing; None once decided (the sweeper looks for due ones).
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "-created_at", "-id"]
+        constraints = [
+            # One open vote a room at a time.
+            models.UniqueConstraint(
+                fields=["room"], condition=models.Q(status="open"), name="dissolve_one_open"
+            ),
+        ]

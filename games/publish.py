@@ -140,3 +140,9 @@ def reseat_on_commit(room_id, user_ids) -> None:
 
 def settled(room_id, payload: dict) -> None:
     _to_everyone(room_id, envelope("settled", None, payload))
+
+
+def phrase_said(room_id, payload: dict) -> None:
+    """A quick phrase (快捷语) from a seat, to everyone at the table, now: it changes
+    nothing stored, so there is no commit to wait for."""
+    _to_everyone(room_id, envelope("phrase", None, payload))

@@ -24,7 +24,9 @@ from games.rules import (
     new_hand,
 )
 from games.rules.record import frames, make_record
+from games.vote_state import latest_vote
 from leaderboards.rating import counts_publicly
+from records.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -109,12 +111,22 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "bot_level": room.bot_level,
         "watchers": watchers,
         **club_selectors.room_club_info(room.club_id, room.preset_version_id),
+        # The latest dissolve vote (解散房间), and once the match is over its record (the
+        # 大结算 is read from /api/matches/<id>/summary/; None until it is recorded).
+        "vote": latest_vote(room.pk, seats) if room.status != Room.Status.OPEN else None,
+        "match_id": _match_id(room),
     }
     mine = next((s for s in seats if for_user is not None and s.user_id == for_user.pk), None)
     if mine is not None and not mine.left:
         out["code"] = room.code
         out["my_seat"] = mine.index
     return out
+
+
+def _match_id(room: Room) -> int | None:
+    if room.status != Room.Status.FINISHED:
+        return None
+    return Match.objects.filter(room_id=room.pk).values_list("pk", flat=True).first()
 
 
 def _next_deal(room: Room, playing: bool | None = None) -> dict:

@@ -4,6 +4,7 @@ and keeps this process's sockets' presence fresh (expiring that of dead servers)
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
 re-read in ``timers.hand_fire_deadline`` make exactly one of them act.
+Dissolve votes whose time is up are decided here too (``games.votes``).
 ``manage.py run_sweeper`` runs the same loop as a process of its own.  Each sweep
 also sends again the settlement of every hand still owed one (``games.settling``).
 
@@ -39,6 +40,7 @@ def sweep_once() -> int:
     from games.presence import presence_expire, presence_heartbeat
     from games.settling import settlement_resend_due
     from games.timers import deadlines_fire_due
+    from games.votes import votes_fire_due
 
     global _last_beat
     now = time.monotonic()
@@ -47,6 +49,7 @@ def sweep_once() -> int:
         presence_heartbeat(LIVE_CHANNELS)
         presence_expire()
     taken = deadlines_fire_due()
+    votes_fire_due()
     settlement_resend_due()
     return taken
 

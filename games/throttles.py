@@ -18,3 +18,10 @@ class JoinCodeThrottle(UserRateThrottle):
 def allowed(throttle_class, request) -> bool:
     """For plain Django views: count this request against ``throttle_class``."""
     return throttle_class().allow_request(request, None)
+
+
+class TableTalkThrottle(UserRateThrottle):
+    """Dissolve votes and quick phrases through REST (the services hold their own
+    limits: a proposal every 5 minutes, a phrase every 3 seconds)."""
+
+    scope = "table_talk"

@@ -19,7 +19,9 @@ from clubs import selectors as club_selectors
 from games import selectors, services, throttles
 from games.models import Hand, Room
 from games.option_help import option_help
+from games.phrases import phrase_list
 from games.rules import available, get_variant
+from games.talk_words import talk_errors, talk_strings
 from games.variants import VARIANTS
 from reviews.selectors import review_boot
 
@@ -309,8 +311,9 @@ def room(request, pk):
         "unit": variant.score_unit,
         "winds": variant.plays_winds,
         "choices": choice_names(),
-        "strings": ui_strings(),
-        "errors": error_messages(),
+        "strings": {**ui_strings(), **talk_strings()},
+        "errors": {**error_messages(), **talk_errors()},
+        "phrases": phrase_list(),
         # Where "back" leads: a club's table back to its club.
         "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }

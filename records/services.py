@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Hand, Room, Settlement
+from games.models import DissolveVote, Hand, Room, Settlement
 from records.models import Match, MatchPlayer
 from records.summary import summarise
 
@@ -23,8 +23,10 @@ def _win_records(hand: Hand) -> list:
 
 
 def ended_by_of(room: Room) -> str:
-    """How a finished room's match ended: every hand played (or the match over by its own
-    rules), else cut short."""
+    """How a finished room's match ended: its players voted to end it (解散), or every
+    hand played (or the match over by its own rules), else cut short."""
+    if DissolveVote.objects.filter(room=room, status=DissolveVote.Status.PASSED).exists():
+        return Match.EndedBy.DISSOLVED
     if room.hands_played >= room.hands_total or (room.match or {}).get("finished"):
         return Match.EndedBy.COMPLETE
     return Match.EndedBy.DISSOLVED

@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db import OperationalError
 
+from games import publish
 from games.models import Room
 from records import services
 
@@ -15,4 +16,9 @@ def record_match(room_id: int) -> bool:
     room = Room.objects.filter(pk=room_id).first()
     if room is None or room.status != Room.Status.FINISHED:
         return False
-    return services.match_finished(room, ended_by=services.ended_by_of(room)) is not None
+    match = services.match_finished(room, ended_by=services.ended_by_of(room))
+    if match is None:
+        return False
+    # The table learns the record's id (its 大结算 is read from it).
+    publish.room_changed_on_commit(room_id)
+    return True

@@ -4,8 +4,9 @@
 // Its modules, under table/: state (the one shared object and the questions asked of it),
 // socket and connection (messages in, versions, resync), board (plates, pools, centre),
 // hand (the seat's tiles), actions (buttons, taps, keys, standing orders), result (the
-// dialog at a hand's end), room (header, seat list), timers, tools, events (call-outs), and
-// variant_ui (what only some rule sets show). They call each other's functions (a part
+// dialog at a hand's end), room (header, seat list), timers, tools, events (call-outs),
+// variant_ui (what only some rule sets show), summary (the 大结算 when the match is over) and
+// talk (the dissolve vote and quick phrases). They call each other's functions (a part
 // that changes redraws another), so none calls another's functions at load: this file
 // starts the page once all of them are defined.
 import { setTileNames, tileLabel } from "./tiles.js";
@@ -17,12 +18,16 @@ import { installKeys } from "./table/actions.js";
 import { installResult } from "./table/result.js";
 import { startTimers } from "./table/timers.js";
 import { installTools } from "./table/tools.js";
+import { installSummary } from "./table/summary.js";
+import { installTalk } from "./table/talk.js";
 
 setTileNames(tileName);
 installResult();
 startTimers();
 installKeys();
 installTools();
+installSummary();
+installTalk();
 
 $("#my-hand").title = S.keys;
 window.__table = {

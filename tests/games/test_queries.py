@@ -40,15 +40,15 @@ FRONT = "678s5p"
 # room row, read its playing hand, read the seats with their users, read who has a
 # socket there (a public room: the spectators' view is built only when someone
 # watches), update the hand's snapshot and deadlines, insert the log row, RELEASE (for
-# COMMIT).  The hand end adds the room's move to the next hand (room update, seats
-# reset, seats whose player left opened).  After the commit the per-seat messages are
-# already built: no query.
+# COMMIT).  The hand end adds the room's move to the next hand (whether a dissolve vote
+# passed, room update, seats reset, seats whose player left opened).  After the commit
+# the per-seat messages are already built: no query.
 SQLITE_CEILINGS = {
     "discard": (8, 0),
     "claim_open": (8, 0),
     "claim_pass": (8, 0),
     "win": (8, 0),
-    "hand_end": (11, None),
+    "hand_end": (12, None),
 }
 POSTGRESQL_CEILINGS = SQLITE_CEILINGS
 

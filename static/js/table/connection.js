@@ -9,6 +9,8 @@ import { act, assist, renderActions } from "./actions.js";
 import { addHandLink, renderRoom } from "./room.js";
 import { closeResult, renderResult } from "./result.js";
 import { onEvents } from "./events.js";
+import { renderSummary } from "./summary.js";
+import { onPhrase, renderTalk } from "./talk.js";
 
 export function handle(msg) {
   const d = msg.d;
@@ -25,7 +27,8 @@ export function handle(msg) {
       renderResult();
       if (table.state) renderPlates();
     }
-  } else if (msg.t === "error") onError(d);
+  } else if (msg.t === "phrase") onPhrase(d);
+  else if (msg.t === "error") onError(d);
 }
 
 function onRoom(d) {
@@ -39,6 +42,8 @@ function onRoom(d) {
   renderRoom();
   if (table.state) renderState();
   if (table.handEnd) renderResult();
+  renderTalk();
+  renderSummary();
 }
 
 function onState(d, v) {

@@ -1,0 +1,58 @@
+"""The table's words for the match's end (大结算), dissolve votes and quick phrases, in
+the reader's language: JavaScript strings and refusal codes, merged into the table
+page's boot data (``games.views.room``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def talk_strings() -> dict[str, str]:
+    return {
+        "summary_title": _("Match summary"),
+        "summary_loading": _("The match summary is being written…"),
+        "sum_total": _("Total"),
+        "sum_wins": _("Wins"),
+        "sum_self_draws": _("Self-draws"),
+        "sum_fed": _("Dealt in"),
+        "sum_best": _("Best hand"),
+        "sum_hand": _("Hand"),
+        "hand_no_short": _("hand %(n)s"),
+        "sum_drawn": _("drawn"),
+        "big_winner": _("Big winner"),
+        "top_feeder": _("Top feeder"),
+        "ended_complete": _("played to the end"),
+        "ended_dissolved": _("dissolved"),
+        "save_image": _("Save as image"),
+        "match_record": _("Match record"),
+        "show_summary": _("Match summary"),
+        "dissolve": _("End the match"),
+        "dissolve_confirm": _("Ask everyone at the table to end the match now?"),
+        "vote_title": _("%(name)s asks to end the match"),
+        "vote_help": _("No answer within the time counts as agreeing."),
+        "agree": _("Agree"),
+        "refuse": _("Refuse"),
+        "answer_agree": _("agrees"),
+        "answer_refuse": _("refuses"),
+        "answer_none": _("not answered"),
+        "vote_left": _("%(s)s s left"),
+        "vote_passed": _("Everyone agreed: the match ends after this hand."),
+        "vote_refused": _("The match goes on: someone refused to end it."),
+        "phrases": _("Quick phrases"),
+        "mute_phrases": _("Mute quick phrases"),
+    }
+
+
+def talk_errors() -> dict[str, str]:
+    return {
+        "vote_open": _("A vote to end the match is already open."),
+        "vote_too_soon": _("You can propose ending the match once every 5 minutes."),
+        "not_started": _("The match has not started yet."),
+        "no_vote": _("No vote to end the match is open."),
+        "not_voter": _("Only the players seated when it was proposed answer this vote."),
+        "answered": _("You have answered this vote."),
+        "bad_answer": _("Answer agree or refuse."),
+        "bad_phrase": _("That is not one of the quick phrases."),
+        "spectator": _("Spectators cannot do that."),
+        "phrase_too_soon": _("One quick phrase every 3 seconds: wait a moment."),
+    }
