@@ -9,6 +9,7 @@ that `manage.py check --deploy` asks for.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -139,6 +140,14 @@ if REDIS_CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Redis pub/sub ignores database numbers: every subscriber on the server hears every
+# publish of the same channel name.  The layer's prefix is what keeps two deployments (or
+# test runs) on one Redis apart; by default it names the database, so deployments given
+# different database numbers are apart already, and ones sharing a database set their own.
+CHANNEL_LAYER_PREFIX = os.environ.get(
+    "CHANNEL_LAYER_PREFIX", "mahjong" + (urlsplit(REDIS_URL).path.strip("/") or "0")
+)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -146,7 +155,7 @@ if REDIS_URL:
             # one BRPOP per message.  It may drop a message (at-most-once); clients
             # notice the version gap and resync.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
 else:
