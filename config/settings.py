@@ -299,6 +299,11 @@ REST_FRAMEWORK = {
 }
 # Rooms one user may have waiting for players (not yet started) at once.
 GAME_MAX_OPEN_ROOMS = int(os.environ.get("GAME_MAX_OPEN_ROOMS", "3"))
+# Tables one user may sit at while their games are not over (waiting or playing, bot
+# tables included), and table sockets one user may hold open at once (every server
+# process counted): one account cannot weigh on everyone else's tables.
+GAME_MAX_TABLES = int(os.environ.get("GAME_MAX_TABLES", "3"))
+GAME_MAX_SOCKETS = int(os.environ.get("GAME_MAX_SOCKETS", "8"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong platform API",
     "VERSION": "0.1.0",

@@ -158,8 +158,11 @@ def _visible_room(pk, user) -> Room:
     room = Room.objects.filter(pk=pk).select_related("owner").first()
     if room is None:
         raise services.ServiceError("no_room", "no such room", 404)
-    hidden = room.private or club_selectors.room_hidden_from(room.club_id, user)
-    if hidden and (user is None or selectors.seat_of(room, user) is None):
+    # A club's table is its members' only, even for one still seated at it (removed from
+    # the club mid-hand); a private one is its players'.
+    if club_selectors.room_hidden_from(room.club_id, user) or (
+        room.private and (user is None or selectors.seat_of(room, user) is None)
+    ):
         raise services.ServiceError("no_room", "no such room", 404)
     return room
 

@@ -201,6 +201,15 @@ def access_of(room_id, user) -> tuple[int, bool, int | None, int, int | None] | 
     return room_id, room["private"], room["club_id"], room["spectator_delay"], seat
 
 
+def match_score(room_id, user_id) -> int:
+    """What ``user_id`` has won or lost so far in the room's match: the settlements of the
+    hands they played there, from whichever seat (0 for one who has played none)."""
+    rows = Settlement.objects.filter(hand__room_id=room_id).values_list("hand__players", "deltas")
+    return sum(
+        d for players, deltas in rows for p, d in zip(players, deltas, strict=True) if p == user_id
+    )
+
+
 def seat_viewers(seats) -> dict[int, int]:
     """Seat index -> the user who sees that seat's private view: its human occupant,
     unless they left (a bot plays it then, and nobody watches from it)."""

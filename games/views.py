@@ -251,6 +251,18 @@ def error_messages() -> dict[str, str]:
         "too_many_rooms": _(
             "You already have tables waiting for players: start or leave one first."
         ),
+        "too_many_tables": _(
+            "You are seated at as many tables as you may be while their games go on: "
+            "finish or leave one first."
+        ),
+        "too_many_sockets": _(
+            "You have too many tables open in other tabs or windows: close one and reload."
+        ),
+        "not_member": _("You are no longer a member of this table's club."),
+        "replay_delayed": _(
+            "Spectators of this table see it late: this hand's replay opens when the delay "
+            "has passed."
+        ),
         "no_hand": _("No hand is being played at this table."),
         "stale": _("The table moved on before your move arrived; try again."),
         "bad_version": _("Your page is behind the table; it has been brought up to date."),
@@ -436,6 +448,6 @@ def join_by_code(request):
     try:
         services.room_join(room_id=room.pk, user=request.user, code=code)
     except services.ServiceError as e:
-        messages.error(request, e.message)
+        messages.error(request, error_messages().get(e.code, e.message))
         return redirect("lobby")
     return redirect("room", pk=room.pk)
