@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
+from games.late import room_as_of
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
@@ -418,7 +419,7 @@ def spectator_snapshot(
     cutoff = now - timedelta(seconds=delay)
     late = timedelta(seconds=delay)
     payload = payload if payload is not None else room_payload(room_id)
-    out = [envelope("room", None, payload)]
+    out = [envelope("room", None, room_as_of(payload, cutoff))]
     backlog: list[tuple[datetime, dict]] = []
     hands = list(Hand.objects.filter(room_id=room_id).order_by("number"))
     shown = [h for h in hands if h.started_at <= cutoff][-1:]

@@ -16,7 +16,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from games import selectors, services, throttles
+from games import late, selectors, services, throttles
 from games.models import Hand, Room
 from games.option_help import option_help
 from games.rules import available, get_variant
@@ -326,6 +326,8 @@ def room(request, pk):
         "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }
     hands = selectors.room_hands(room)
+    if seat is None and room.spectator_delay:  # a spectator: the hands ended by then
+        hands = [h for h in hands if h["ended_at"] <= late.cutoff(room.spectator_delay)]
     return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})
 
 
@@ -402,6 +404,9 @@ def hand(request, pk):
     if not selectors.hand_visible_to(hand, request.user):
         # Friendly, not a stack trace: the hand exists but is for its players.
         return render(request, "games/hand_private.html", {"hand": hand}, status=403)
+    if late.replay_held(hand, request.user):
+        context = {"hand": hand, "delayed": hand.room.spectator_delay}
+        return render(request, "games/hand_private.html", context, status=403)
     variant = get_variant(hand.variant)
     record = selectors.hand_record(hand)
     if record is None:
