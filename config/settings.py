@@ -9,6 +9,7 @@ that `manage.py check --deploy` asks for.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -140,6 +141,14 @@ if REDIS_CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Redis pub/sub ignores database numbers: every subscriber on the server hears every
+# publish of the same channel name.  The layer's prefix is what keeps two deployments (or
+# test runs) on one Redis apart; by default it names the database, so deployments given
+# different database numbers are apart already, and ones sharing a database set their own.
+CHANNEL_LAYER_PREFIX = os.environ.get(
+    "CHANNEL_LAYER_PREFIX", "mahjong" + (urlsplit(REDIS_URL).path.strip("/") or "0")
+)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -147,7 +156,7 @@ if REDIS_URL:
             # one BRPOP per message.  It may drop a message (at-most-once); clients
             # notice the version gap and resync.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
 else:
@@ -295,6 +304,11 @@ REST_FRAMEWORK = {
 }
 # Rooms one user may have waiting for players (not yet started) at once.
 GAME_MAX_OPEN_ROOMS = int(os.environ.get("GAME_MAX_OPEN_ROOMS", "3"))
+# Tables one user may sit at while their games are not over (waiting or playing, bot
+# tables included), and table sockets one user may hold open at once (every server
+# process counted): one account cannot weigh on everyone else's tables.
+GAME_MAX_TABLES = int(os.environ.get("GAME_MAX_TABLES", "3"))
+GAME_MAX_SOCKETS = int(os.environ.get("GAME_MAX_SOCKETS", "8"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong platform API",
     "VERSION": "0.1.0",

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
 from config.api import clip
-from games import selectors, services
+from games import late, selectors, services
 from games.models import Hand, Room
 from games.rules import available
 from games.throttles import JoinCodeThrottle, RoomCreateThrottle
@@ -123,7 +123,12 @@ class RoomsView(APIView):
     def get(self, request):
         user = request.user if request.user.is_authenticated else None
         rooms = selectors.open_rooms(for_user=user)
-        return Response([selectors.room_payload(r, for_user=user) for r in rooms])
+        return Response(
+            [
+                late.room_for(selectors.room_payload(r, for_user=user), r.spectator_delay)
+                for r in rooms
+            ]
+        )
 
     @extend_schema(request=RoomCreateSerializer, responses={201: ROOM_SCHEMA, 400: ERROR_SCHEMA})
     @refusals
@@ -163,8 +168,11 @@ def _visible_room(pk, user) -> Room:
     room = Room.objects.filter(pk=pk).select_related("owner").first()
     if room is None:
         raise services.ServiceError("no_room", "no such room", 404)
-    hidden = room.private or club_selectors.room_hidden_from(room.club_id, user)
-    if hidden and (user is None or selectors.seat_of(room, user) is None):
+    # A club's table is its members' only, even for one still seated at it (removed from
+    # the club mid-hand); a private one is its players'.
+    if club_selectors.room_hidden_from(room.club_id, user) or (
+        room.private and (user is None or selectors.seat_of(room, user) is None)
+    ):
         raise services.ServiceError("no_room", "no such room", 404)
     return room
 
@@ -177,7 +185,8 @@ class RoomDetailView(APIView):
     def get(self, request, pk):
         user = request.user if request.user.is_authenticated else None
         room = _visible_room(pk, user)
-        return Response(selectors.room_payload(room, for_user=user))
+        payload = selectors.room_payload(room, for_user=user)
+        return Response(late.room_for(payload, room.spectator_delay))
 
 
 class RoomJoinView(APIView):
@@ -262,6 +271,13 @@ def _readable_hand(pk, user) -> Hand:
     if not selectors.hand_visible_to(hand, user):
         raise services.ServiceError(
             "private_hand", "this hand was played at a private table: only its players see it", 403
+        )
+    if late.replay_held(hand, user):
+        raise services.ServiceError(
+            "replay_delayed",
+            f"spectators see this table {hand.room.spectator_delay} s late: this hand's record "
+            "opens to them once it ended that long ago",
+            403,
         )
     return hand
 

@@ -21,6 +21,8 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
     if not isinstance(on, bool):
         raise services.ServiceError("bad_request", "auto must be true or false")
     room = services._lock_room(room_id)
+    if not on:  # handing a seat to 托管 is always allowed (the club does it on removal)
+        services.check_member(room, user)
     seats = selectors.seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:

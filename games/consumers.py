@@ -35,11 +35,11 @@ from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
-from django.db import DatabaseError, DataError, IntegrityError, connection
+from django.db import DatabaseError, DataError, IntegrityError, connection, transaction
 
 from clubs.selectors import room_hidden_from
 from config.converters import IdConverter
-from games import presence, publish, selectors, services, talk
+from games import limits, presence, publish, selectors, services, talk
 from games.messages import dumps
 
 log = logging.getLogger(__name__)
@@ -141,10 +141,14 @@ def _enter(room_id, session, channel: str):
     if room_id is None or seat is False:
         return user, room_id, seat, delay, None
     try:
-        _mark_presence(room_id, user, channel, True, seated=seat is not None)
-    except services.ServiceError:  # the room went away meanwhile
+        with transaction.atomic():
+            limits.check_sockets(user)  # one too many is refused (raised to ``connect``)
+            _mark_presence(room_id, user, channel, True, seated=seat is not None)
+    except services.ServiceError as e:
         sweeper.LIVE_CHANNELS.discard(channel)
-        return user, None, None, 0, None
+        if e.code == "too_many_sockets":
+            raise
+        return user, None, None, 0, None  # the room went away meanwhile
     if seat is None and delay:
         return user, room_id, seat, delay, None
     return user, room_id, seat, delay, selectors.table_snapshot(room_id, seat)
@@ -268,7 +272,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         # group as it closes; nothing reaches its client meanwhile (``table_frames``
         # sends nothing before the room is known).
         await self._join(publish.room_group(raw_id))
-        entered = await _enter(raw_id, self.scope.get("session"), self.channel_name)
+        try:
+            entered = await _enter(raw_id, self.scope.get("session"), self.channel_name)
+        except services.ServiceError as e:  # the user's sockets are at their cap
+            await self.send(_error(e.code, e.message))
+            await self.close(code=limits.CLOSE_TOO_MANY)
+            return
         self.user, room_id, seat, self.delay, snapshot = entered
         if self.user is None:
             await self.close(code=4401)

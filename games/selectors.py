@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from games.bot_accounts import display_names
+from games.late import room_as_of
 from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
@@ -211,6 +212,15 @@ def access_of(room_id, user) -> tuple[int, bool, int | None, int, int | None] | 
         return None
     seat = seat_of(room_id, user)
     return room_id, room["private"], room["club_id"], room["spectator_delay"], seat
+
+
+def match_score(room_id, user_id) -> int:
+    """What ``user_id`` has won or lost so far in the room's match: the settlements of the
+    hands they played there, from whichever seat (0 for one who has played none)."""
+    rows = Settlement.objects.filter(hand__room_id=room_id).values_list("hand__players", "deltas")
+    return sum(
+        d for players, deltas in rows for p, d in zip(players, deltas, strict=True) if p == user_id
+    )
 
 
 def seat_viewers(seats) -> dict[int, int]:
@@ -421,7 +431,7 @@ def spectator_snapshot(
     cutoff = now - timedelta(seconds=delay)
     late = timedelta(seconds=delay)
     payload = payload if payload is not None else room_payload(room_id)
-    out = [envelope("room", None, payload)]
+    out = [envelope("room", None, room_as_of(payload, cutoff))]
     backlog: list[tuple[datetime, dict]] = []
     hands = list(Hand.objects.filter(room_id=room_id).order_by("number"))
     shown = [h for h in hands if h.started_at <= cutoff][-1:]

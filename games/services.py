@@ -15,7 +15,6 @@ functions.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -25,10 +24,10 @@ from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
-from config.api import clip
-from games import finisher, publish
+from games import finisher, limits, publish
 from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.clocks import same_decision, set_deadlines
+from games.errors import ServiceError
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -46,6 +45,7 @@ from games.rules import (
 )
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.selectors import (
+    match_score,
     room_and_playing,
     seat_viewers,
     seats_with_users,
@@ -54,22 +54,6 @@ from games.selectors import (
 
 User = get_user_model()
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class ServiceError(Exception):
-    """A refused request: a stable ``code``, a message for people, an HTTP status."""
-
-    code: str
-    message: str
-    status: int = 400
-
-    def __post_init__(self):
-        # Messages may quote what was sent (an option's value, a tile string): never whole.
-        self.message = clip(self.message)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 # --------------------------------------------------------------------------
@@ -137,6 +121,7 @@ def room_create(
         timers = (club.discard_seconds, club.claim_seconds)
     discard_seconds = _check_timer(timers[0], private=private or club is not None, name="discard")
     claim_seconds = _check_timer(timers[1], private=private or club is not None, name="claim")
+    limits.lock_user(owner)  # the counts below hold until this room is written
     waiting = Room.objects.filter(owner=owner, status=Room.Status.OPEN).count()
     if waiting >= settings.GAME_MAX_OPEN_ROOMS:
         raise ServiceError(
@@ -145,6 +130,7 @@ def room_create(
             "start or leave one before opening another",
             409,
         )
+    limits.check_tables(owner)  # the owner sits at seat 0
     for _ in range(5):
         try:
             with transaction.atomic():
@@ -219,6 +205,13 @@ def _lock_room_playing(room_id) -> tuple[Room, bool]:
     return room, playing
 
 
+def check_member(room: Room, user) -> None:
+    """A club's tables are its members' only: one removed from the club (or who left it)
+    acts at none of them, even from a seat still theirs until the hand ends."""
+    if club_selectors.room_hidden_from(room.club_id, user):
+        raise ServiceError("not_member", "you are no longer a member of this table's club", 403)
+
+
 def _current_hand(room: Room) -> Hand | None:
     return Hand.objects.filter(room=room, status=Hand.Status.PLAYING).order_by("id").first()
 
@@ -227,6 +220,7 @@ def _current_hand(room: Room) -> Hand | None:
 def room_join(*, room_id, user, code: str | None = None) -> Room:
     """Take a free seat: before the game starts, or between two of its hands (a seat
     whose player left opens for someone else until the next hand starts)."""
+    limits.lock_user(user)  # before the room's: the order every cap check takes
     room = _lock_room(room_id)
     seats = seats_with_users(room.pk)
     mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -243,10 +237,13 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     free = [s for s in seats if s.user_id is None]
     if not free:
         raise ServiceError("room_full", "this room is full", 409)
+    limits.check_tables(user)
     seat = free[0]
     seat.user = user
     seat.ready = False
-    seat.score = 0  # a new occupant does not inherit the previous one's running total
+    # A new occupant starts at 0 (not at the previous one's running total); one coming back
+    # to the match, to any seat, has their own total back (leaving wipes no loss).
+    seat.score = match_score(room.pk, user.pk)
     seat.save(update_fields=["user", "ready", "score"])
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
@@ -301,6 +298,7 @@ def room_add_bot(*, room_id, user) -> Room:
     room = _lock_room(room_id)
     if room.owner_id != user.pk:
         raise ServiceError("not_owner", "only the room's owner can add bots", 403)
+    check_member(room, user)
     if room.status != Room.Status.OPEN:
         raise ServiceError("room_started", "this room's game has already started", 409)
     seats = seats_with_users(room.pk)
@@ -322,6 +320,7 @@ def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
     room = _lock_room(room_id)
     if room.owner_id != user.pk:
         raise ServiceError("not_owner", "only the room's owner can remove bots", 403)
+    check_member(room, user)
     if room.status != Room.Status.OPEN:
         raise ServiceError("room_started", "this room's game has already started", 409)
     seat = next((s for s in seats_with_users(room.pk) if s.index == seat_index), None)
@@ -353,6 +352,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
     room, playing = _lock_room_playing(room_id)
+    check_member(room, user)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
@@ -503,6 +503,7 @@ def hand_act(*, room_id, user, version, action) -> int:
         # One leave path, whichever door it comes through (the lock is re-entered).
         room_leave(room_id=room.pk, user=user)
         return Hand.objects.get(pk=hand.pk).version
+    check_member(room, user)
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
     state = HandState.from_json(hand.state)

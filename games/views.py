@@ -16,7 +16,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from games import selectors, services, throttles
+from games import late, selectors, services, throttles
 from games.models import Hand, Room
 from games.option_help import option_help
 from games.phrases import phrase_list
@@ -254,6 +254,18 @@ def error_messages() -> dict[str, str]:
         "too_many_rooms": _(
             "You already have tables waiting for players: start or leave one first."
         ),
+        "too_many_tables": _(
+            "You are seated at as many tables as you may be while their games go on: "
+            "finish or leave one first."
+        ),
+        "too_many_sockets": _(
+            "You have too many tables open in other tabs or windows: close one and reload."
+        ),
+        "not_member": _("You are no longer a member of this table's club."),
+        "replay_delayed": _(
+            "Spectators of this table see it late: this hand's replay opens when the delay "
+            "has passed."
+        ),
         "no_hand": _("No hand is being played at this table."),
         "stale": _("The table moved on before your move arrived; try again."),
         "bad_version": _("Your page is behind the table; it has been brought up to date."),
@@ -318,6 +330,8 @@ def room(request, pk):
         "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }
     hands = selectors.room_hands(room)
+    if seat is None and room.spectator_delay:  # a spectator: the hands ended by then
+        hands = [h for h in hands if h["ended_at"] <= late.cutoff(room.spectator_delay)]
     return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})
 
 
@@ -394,6 +408,9 @@ def hand(request, pk):
     if not selectors.hand_visible_to(hand, request.user):
         # Friendly, not a stack trace: the hand exists but is for its players.
         return render(request, "games/hand_private.html", {"hand": hand}, status=403)
+    if late.replay_held(hand, request.user):
+        context = {"hand": hand, "delayed": hand.room.spectator_delay}
+        return render(request, "games/hand_private.html", context, status=403)
     variant = get_variant(hand.variant)
     record = selectors.hand_record(hand)
     if record is None:
@@ -442,6 +459,6 @@ def join_by_code(request):
     try:
         services.room_join(room_id=room.pk, user=request.user, code=code)
     except services.ServiceError as e:
-        messages.error(request, e.message)
+        messages.error(request, error_messages().get(e.code, e.message))
         return redirect("lobby")
     return redirect("room", pk=room.pk)

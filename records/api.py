@@ -158,7 +158,11 @@ class ClubMatchesView(ClubAPIView):
             club_services.member_of(pk, request.user)
         params = request.query_params
         qs = selectors.club_matches(
-            pk, member=_member(params), since=_date(params, "since"), until=_date(params, "until")
+            pk,
+            member=_member(params),
+            since=_date(params, "since"),
+            until=_date(params, "until"),
+            reader=request.user,
         )
         if not wants_csv:
             return _page(self, qs)

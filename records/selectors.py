@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from clubs import selectors as club_selectors
+from clubs.services import SPECTATOR_DELAY_MAX
 from config.converters import MAX_ID
 from games.bot_accounts import display_names
 from games.rules import get_variant
@@ -30,16 +32,34 @@ def matches_of(user) -> QuerySet:
     return _with_players(Match.objects.filter(participants=user))
 
 
+def _still_delayed(match_ids: QuerySet, now: datetime.datetime | None = None) -> list[int]:
+    """Of these matches, those whose room shows spectators the table late and that ended
+    less than that long ago: their record holds the last hand's result, so it waits for
+    the delay like that hand's replay (``games.late``) for anyone who did not play."""
+    now = now or timezone.now()
+    recent = match_ids.filter(
+        room__spectator_delay__gt=0,
+        ended_at__gt=now - datetime.timedelta(seconds=SPECTATOR_DELAY_MAX),
+    ).values_list("pk", "ended_at", "room__spectator_delay")
+    return [pk for pk, ended, delay in recent if ended > now - datetime.timedelta(seconds=delay)]
+
+
 def club_matches(
     club_id,
     *,
     member: int | None = None,
     since: datetime.date | None = None,
     until: datetime.date | None = None,
+    reader=None,
 ) -> QuerySet:
     """A club's matches, newest first; ``member`` played in them, ended within the
-    dates (both included)."""
+    dates (both included); those still inside their room's spectator delay only if
+    ``reader`` played in them."""
     qs = Match.objects.filter(club_id=club_id)
+    held = _still_delayed(qs)
+    if held:
+        played = Q(participants=reader) if reader is not None else Q(pk__in=[])
+        qs = qs.exclude(Q(pk__in=held) & ~played)
     if member is not None:
         qs = qs.filter(participants=member)
     if since is not None:
@@ -53,7 +73,8 @@ def match_visible_to(match: Match, user) -> bool:
     """As a room's hands are: a private (or club) room's match is for the people who
     played in it; every other match is public."""
     room = match.room
-    if not (room.private or club_selectors.room_hidden_from(match.club_id, user)):
+    hidden = room.private or club_selectors.room_hidden_from(match.club_id, user)
+    if not hidden and not _still_delayed(Match.objects.filter(pk=match.pk)):
         return True
     if user is None or not user.is_authenticated:
         return False

@@ -81,7 +81,7 @@ def club_records(request, pk):
         return _too_many(request)
     member = selectors.row_id(request.GET.get("member"))
     since, until = _date(request.GET.get("since")), _date(request.GET.get("until"))
-    qs = selectors.club_matches(pk, member=member, since=since, until=until)
+    qs = selectors.club_matches(pk, member=member, since=since, until=until, reader=request.user)
     page = Paginator(qs, PER_PAGE).get_page(request.GET.get("page"))
     filters = {
         k: v

@@ -232,3 +232,44 @@ def test_a_removed_member_waiting_at_a_club_table_gives_up_the_seat(people, club
     club_services.member_remove(club_id=club.pk, actor=people["owner"], user_id=people["member"].pk)
 
     assert not Seat.objects.filter(room=room, user=people["member"]).exists()
+
+
+def test_a_removed_player_cannot_act_at_the_table_over_rest(client_for, people, club, preset):
+    """Still seated (played for them until the hand ends), but out of the club: the REST
+    doors refuse them as the socket does, and change nothing."""
+    room = services.room_create(owner=people["owner"], variant="", preset=preset.pk, bots=2)
+    services.room_join(room_id=room.pk, user=people["member"])
+    for name in ("owner", "member"):
+        services.room_ready(room_id=room.pk, user=people[name])
+    club_services.member_remove(club_id=club.pk, actor=people["owner"], user_id=people["member"].pk)
+    seat = Seat.objects.get(room=room, user=people["member"])
+    assert seat.auto  # the club handed the seat to 托管
+    c = client_for(people["member"])
+
+    take_back = c.post(f"/api/rooms/{room.pk}/auto/", {"auto": False}, format="json")
+    ready = c.post(f"/api/rooms/{room.pk}/ready/", {}, format="json")
+    detail = c.get(f"/api/rooms/{room.pk}/")
+    with pytest.raises(services.ServiceError) as act:
+        services.hand_act(room_id=room.pk, user=people["member"], version=0, action={})
+
+    assert take_back.status_code == 403 and take_back.json()["code"] == "not_member"
+    assert ready.status_code == 403 and ready.json()["code"] == "not_member"
+    assert act.value.code == "not_member"
+    assert detail.status_code == 404  # nor the room's join code
+    seat.refresh_from_db()
+    assert seat.auto and not seat.ready
+    # Still in the club, the same doors answer.
+    again = client_for(people["owner"]).post(f"/api/rooms/{room.pk}/auto/", {"auto": True})
+    assert again.status_code == 200
+
+
+def test_a_removed_owner_cannot_add_bots_to_their_club_table(client_for, people, club, preset):
+    room = services.room_create(owner=people["manager"], variant="", preset=preset.pk)
+    club_services.member_remove(
+        club_id=club.pk, actor=people["owner"], user_id=people["manager"].pk
+    )
+
+    r = client_for(people["manager"]).post(f"/api/rooms/{room.pk}/bots/")
+
+    assert r.status_code == 403 and r.json()["code"] == "not_member"
+    assert not Seat.objects.filter(room=room, user__is_bot=True).exists()

@@ -167,8 +167,10 @@ def test_a_ready_that_changes_nothing_is_not_rebroadcast(make_user):
         await drain(b)
         for _ in range(5):
             await a.send_json_to({"t": "ready"})
+        # The room frames of the two sockets' own arrival may come first on a busy machine.
         first = await receive_until(b, "room")
-        assert first["d"]["seats"][0]["ready"] is True
+        while not first["d"]["seats"][0]["ready"]:
+            first = await receive_until(b, "room")
         await asyncio.sleep(1)  # time for any echo of the other four to arrive
         rest = [m for m in await drain(b) if m["t"] == "room"]
         assert rest == []

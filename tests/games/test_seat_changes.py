@@ -310,3 +310,33 @@ def test_the_last_player_is_made_ready_after_the_rules_countdown(make_user):
     services.room_ready(room_id=room.pk, user=cat)
     room.refresh_from_db()
     assert room.next_hand_at is None
+
+
+def test_a_player_coming_back_to_the_match_has_their_own_score_back(make_user):
+    """Leaving between hands and sitting down again wipes nothing: back at the same seat
+    or another of the match, the player's total is what their hands gave them."""
+    room, ann, carl = two_humans_and_two_bots(make_user, hands=4)
+    for _ in range(3):  # until ann's hands have moved her total (a hand may pass her by)
+        for u in (ann, carl):
+            services.room_ready(room_id=room.pk, user=u)
+        play_out(room)
+        ann_total = Seat.objects.get(room=room, user=ann).score
+        if ann_total:
+            break
+    assert ann_total != 0
+
+    services.room_leave(room_id=room.pk, user=ann)
+    services.room_join(room_id=room.pk, user=ann)
+    assert Seat.objects.get(room=room, index=0).user_id == ann.pk
+    assert Seat.objects.get(room=room, user=ann).score == ann_total
+
+    # Another seat of the same match: hers, not the seat's previous occupant's.
+    services.room_leave(room_id=room.pk, user=ann)
+    bob = make_user("bob")
+    services.room_join(room_id=room.pk, user=bob)  # takes seat 0: a new occupant
+    services.room_leave(room_id=room.pk, user=carl)
+    services.room_join(room_id=room.pk, user=ann)
+    seats = {s.user_id: s for s in Seat.objects.filter(room=room)}
+    assert seats[bob.pk].index == 0 and seats[bob.pk].score == 0
+    assert seats[ann.pk].index == 1 and seats[ann.pk].score == ann_total
+    assert room_payload(room.pk)["seats"][1]["score"] == ann_total

@@ -205,11 +205,11 @@ def worker(env: dict[str, str], log_dir: Path, n: int) -> Process:
     return proc
 
 
-def daphne(env: dict[str, str], log_dir: Path) -> tuple[Process, int]:
+def daphne(env: dict[str, str], log_dir: Path, name: str = "daphne") -> tuple[Process, int]:
     """A Daphne server (its sweeper starts with its first table socket) and its port."""
     port = free_port()
     proc = Process(
-        "daphne",
+        name,
         # As the site runs it: Daphne through the server's entry module.
         [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port), SITE],
         env,

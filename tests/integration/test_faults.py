@@ -1,6 +1,7 @@
 """Faults while hands end: Redis stopped, a worker killed holding a settlement,
-PostgreSQL restarted mid-hand.  Each ends with every hand settled and rated exactly
-once within 60 s of the services returning, and the sweeper still running.
+PostgreSQL restarted mid-hand, one of two Daphne processes killed.  Each ends with every
+hand settled and rated exactly once within 60 s of the services returning, and the
+sweeper still running.
 
 The services here are private (a PostgreSQL cluster and a Redis of their own, see
 ``tests.integration.faults``): the machine's shared ones are never stopped.  Tables
@@ -196,3 +197,32 @@ def test_postgres_restarted_mid_hand(stack):
         assert proc.alive(), proc.text()[-4000:]
         log = proc.text()
         assert log.count(OUTAGE) == 1 and log.count(RECOVERED) == 1, log[-4000:]
+
+
+def test_one_daphne_killed_of_two(stack):
+    """Two Daphne processes serve sockets of the same table, each with its own sweeper
+    playing the tables beside ``run_sweeper``; one is killed mid-hand (SIGKILL: no
+    cleanup, its sweep cut wherever it was).  The others play every table out."""
+    dsn = stack.pg.dsn()
+    rooms, session = deal_with_session(stack.env, rooms=2, hands=HANDS, tag="daphne")
+    servers = [faults.daphne(stack.env, stack.log_dir, f"daphne-{n}") for n in (1, 2)]
+    for server, port in servers:
+        stack.extra.append(server)
+        stack.extra.append(faults.Watcher(port, rooms[-1], session))
+    (doomed, _), (survivor, _) = servers
+    wait_for(lambda: count(dsn, ENDED) >= 1, 30, "a hand to end with both servers up")
+    wait_for(
+        lambda: count(
+            dsn,
+            "SELECT count(*) FROM games_hand WHERE status = 'playing' AND room_id = ANY(%s)",
+            (rooms,),
+        ),
+        30,
+        "a hand under way",
+        step=0.02,
+    )
+    doomed.kill()
+    _settled_in_time(stack, rooms, time.monotonic())
+    assert not doomed.alive()
+    assert survivor.alive(), survivor.text()[-4000:]
+    assert OUTAGE not in survivor.text(), survivor.text()[-4000:]
