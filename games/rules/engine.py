@@ -12,8 +12,10 @@ Public functions (re-exported by ``games.rules``):
 
 Generic actions are JSON objects with a ``type``: ``discard`` (``tile``), ``gang``
 (``tile`` on one's own turn; bare in a claim window), ``peng``, ``chi``
-(``tiles``), ``hu``, ``pass``, and ``leave`` (逃跑; accepted at any time, never
-listed as legal).  A variant adds its own (``Variant.action_fields``).
+(``tiles``), ``hu``, ``pass``, ``leave`` (逃跑; accepted at any time, never
+listed as legal) and ``close`` (a live table's, never a player's: under
+``MatchState.private_claims`` it ends a claim window nobody claimed, see
+``window_closable``).  A variant adds its own (``Variant.action_fields``).
 
 ``apply`` never mutates its input.  Every decision on which rule sets differ
 is the variant's (``variants/base.py``); this module names none of them.

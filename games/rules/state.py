@@ -9,6 +9,10 @@ The generic fields are the ones every rule set shares.  Whatever one variant
 alone needs (Sichuan's 定缺 and 过胡 bar, Hangzhou's 财飘 counters, …) lives in
 ``vs``, a JSON object the variant owns and the engine neither reads nor names.
 
+``version`` counts the actions applied; ``public_version`` the ones the whole table is
+told of: they differ only under ``MatchState.private_claims``, where an answer that
+leaves a claim window open is its answerer's alone (stored only then).
+
 Stored snapshots carry ``schema``; ``from_json`` upgrades older shapes
 (``upgrade``) so a stored hand stays loadable when the shape changes.
 
