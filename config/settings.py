@@ -344,6 +344,9 @@ LOGGING = {
 
 # Seconds a bot (or a seat left by its player) waits before it acts: long enough to follow.
 GAME_BOT_DELAY = float(os.environ.get("GAME_BOT_DELAY", "0.8"))
+# Seconds every claim window stays open at least, after every discard and added kong,
+# whether anybody can claim or not: how long the table pauses must not tell.
+GAME_CLAIM_WINDOW = float(os.environ.get("GAME_CLAIM_WINDOW", "1.0"))
 # At a table without timers, the clock a disconnected player gets before the bot plays for them.
 GAME_AWAY_SECONDS = int(os.environ.get("GAME_AWAY_SECONDS", "30"))
 # A socket's presence lapses this many seconds after its server's last heartbeat (a third

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games.models import Hand, Room, Seat
-from games.rules import awaited, legal_actions
+from games.rules import awaited, legal_actions, window_closable
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.selectors import fresh_users
@@ -38,7 +38,7 @@ def same_decision(hand: Hand, state, version: int) -> bool:
     return (
         state.phase != "play"
         and isinstance(since, int)
-        and since <= version < hand.version
+        and since <= version < state.public_version
         and hand.deadlines.get("key") == decision_key(state)
     )
 
@@ -69,11 +69,16 @@ def seat_delay(room: Room, seat: Seat, state, present: set[int]) -> float | None
 
 def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
     """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
-    the version the table came to this decision point at (``same_decision``)."""
+    the version the table came to this decision point at (``same_decision``).
+
+    A private claim window (``games.rules.window_closable``) also gets ``close``: when
+    the server closes it, ``settings.GAME_CLAIM_WINDOW`` after it opened, whether anybody
+    could claim or not.  It is the window's public clock; the seats with an option keep
+    their own, and while one of them decides the window waits for it."""
     key = decision_key(state)
     same = hand.deadlines.get("key") == key
     old = hand.deadlines.get("seats", {}) if same else {}
-    since = hand.deadlines.get("since") if same else state.version
+    since = hand.deadlines.get("since") if same else state.public_version
     # Presence only matters at a table without timers: spare everyone else the query.
     users = fresh_users(room.pk, now) if untimed(room) else frozenset()
     present = {s.index for s in seats if s.user_id in users and not s.left}
@@ -89,8 +94,22 @@ def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetim
         if kept is not None and datetime.fromisoformat(kept) < due:
             due = datetime.fromisoformat(kept)
         per_seat[str(seat)] = due.isoformat()
-    hand.deadlines = {"key": key, "since": since, "seats": per_seat}
+    deadlines = {"key": key, "since": since, "seats": per_seat}
     hand.deadline_at = min(map(datetime.fromisoformat, per_seat.values())) if per_seat else None
+    if state.phase == "claim" and state.match.private_claims:
+        close = hand.deadlines.get("close") if same else None
+        if close is None:
+            close = (now + timedelta(seconds=settings.GAME_CLAIM_WINDOW)).isoformat()
+        deadlines["close"] = close
+        if window_closable(state):  # nobody left to decide: the close is what is due
+            hand.deadline_at = datetime.fromisoformat(close)
+    hand.deadlines = deadlines
+
+
+def close_due(hand: Hand, state, now: datetime) -> bool:
+    """Whether the server closes ``state``'s claim window now (``set_deadlines``)."""
+    close = hand.deadlines.get("close")
+    return window_closable(state) and close is not None and datetime.fromisoformat(close) <= now
 
 
 def timeout_action(state, seat: int) -> dict:

@@ -35,9 +35,11 @@ def seat_states(state, seats, deadlines: dict, hand_number: int, events=()) -> d
     """``seat_state`` for each of ``seats`` (seat -> envelope): the views built together
     (``games.rules.views``)."""
     per_seat = deadlines.get("seats", {}) if state.phase != "ended" else {}
-    # Whose turn it is is public, so is its clock; a claim window's clocks are not
-    # (they would tell who can claim).
+    # Whose turn it is is public, so is its clock; a claim window's seats' clocks are not
+    # (they would tell who can claim), only when the table closes it (``clocks``).
     turn_deadline = per_seat.get(str(state.turn)) if state.phase == "play" else None
+    if state.phase == "claim":
+        turn_deadline = deadlines.get("close")
     # Lets a client correct its countdown for clock skew.
     now = datetime.now(UTC).isoformat()
     events = list(events)
@@ -49,7 +51,7 @@ def seat_states(state, seats, deadlines: dict, hand_number: int, events=()) -> d
         d["hand"] = hand_number
         d["hints"] = hints(state, seat)  # from the seat's own view only
         d["server_time"] = now
-        out[seat] = envelope("state", state.version, d)
+        out[seat] = envelope("state", state.public_version, d)
     return out
 
 

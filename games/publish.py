@@ -75,12 +75,27 @@ def after_sent_on_commit(fn) -> None:
 
 
 def hand_changed_on_commit(
-    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
+    room_id,
+    hand,
+    steps,
+    *,
+    viewers: dict[int, int],
+    private: bool = False,
+    watched: bool = True,
+    private_to=None,
 ) -> None:
     """Queue each step's per-seat states (and the result at the end) for commit
     (``hand_changed``)."""
     send_on_commit(
-        hand_changed(room_id, hand, steps, viewers=viewers, private=private, watched=watched)
+        hand_changed(
+            room_id,
+            hand,
+            steps,
+            viewers=viewers,
+            private=private,
+            watched=watched,
+            private_to=private_to,
+        )
     )
 
 
@@ -89,29 +104,46 @@ def send_on_commit(messages: list) -> None:
 
 
 def hand_changed(
-    room_id, hand, steps, *, viewers: dict[int, int], private: bool = False, watched: bool = True
+    room_id,
+    hand,
+    steps,
+    *,
+    viewers: dict[int, int],
+    private: bool = False,
+    watched: bool = True,
+    private_to=None,
 ) -> list:
     """Each step's per-seat states (and the result at the end): the messages to send.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built, nor
     is the spectators' view when nobody watches (``watched`` False: no spectator's
-    presence, read under the room lock; one who comes later starts from a snapshot)."""
+    presence, read under the room lock; one who comes later starts from a snapshot).
+
+    ``private_to`` (one entry a step): the seat a step is news to alone (an answer that
+    left a claim window open), None for a step everyone is told of.  Nobody else gets a
+    frame for it, so a table where somebody could claim sends the others the same frames
+    as one where nobody could: the last step they are told of carries the clocks."""
     frames = []
+    only = private_to or [None] * len(steps)
     last = len(steps) - 1
+    last_public = max((i for i, seat in enumerate(only) if seat is None), default=-1)
     for i, (state, events) in enumerate(steps):
-        deadlines = hand.deadlines if i == last else {}
-        key = [hand.number, state.version, 0]
-        seats = sorted(viewers)
-        if watched and not private:  # a private room has no spectators to tell
-            seats.append(None)
+        deadlines = hand.deadlines if i in (last, last_public) else {}
+        key = [hand.number, state.public_version, 0]
+        if only[i] is not None:
+            seats = [only[i]] if only[i] in viewers else []
+        else:
+            seats = sorted(viewers)
+            if watched and not private:  # a private room has no spectators to tell
+                seats.append(None)
         built = seat_states(state, seats, deadlines, hand.number, events)
         for seat in seats:
             frames.append([key, WATCH if seat is None else viewers[seat], dumps(built[seat])])
         if state.phase == "ended":
             payload = hand_end_payload(state, hand)
-            end = envelope("hand_end", state.version, payload)
-            frames.append([[hand.number, state.version, 1], EVERYONE, dumps(end)])
+            end = envelope("hand_end", state.public_version, payload)
+            frames.append([[hand.number, state.public_version, 1], EVERYONE, dumps(end)])
     return [(room_group(room_id), frames_message(frames))]
 
 

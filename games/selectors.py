@@ -243,7 +243,7 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
         state = HandState.from_json(hand.state)
         out.append(seat_state(state, seat, hand.deadlines, hand.number))
         if state.phase == "ended":
-            out.append(envelope("hand_end", state.version, hand_end_payload(state, hand)))
+            out.append(envelope("hand_end", state.public_version, hand_end_payload(state, hand)))
             settled = settled_payload(hand)
             if settled is not None:
                 out.append(envelope("settled", None, settled))
@@ -403,13 +403,15 @@ def _hand_frames(hand: Hand):
         if isinstance(out, Rejection):  # pragma: no cover - hand_verify's business
             log.error("hand %s: log action %s does not replay: %s", hand.pk, action, out.reason)
             return
+        shown = state.public_version
         state, events = out
-        yield at, state, events
+        if state.public_version != shown:  # an answer only its answerer saw is skipped
+            yield at, state, events
 
 
 def _late_state(hand: Hand, state, events, at: datetime) -> dict:
     # The clock shown is the one running at that moment only if nothing happened since.
-    live = hand.status == Hand.Status.PLAYING and state.version == hand.version
+    live = hand.status == Hand.Status.PLAYING and state.public_version == hand.version
     env = seat_state(state, None, hand.deadlines if live else {}, hand.number, events)
     # The moment the frame shows: the client's clock-skew correction then moves the
     # deadlines it carries by the delay too.
@@ -447,7 +449,7 @@ def spectator_snapshot(
             out.append(_late_state(hand, shown_state, [], cutoff))
         if final is None or final.phase != "ended":
             continue
-        end = envelope("hand_end", final.version, hand_end_payload(final, hand))
+        end = envelope("hand_end", final.public_version, hand_end_payload(final, hand))
         settlement = Settlement.objects.filter(hand=hand).first()
         settled = settled_payload(hand) if settlement is not None else None
         if ended_at <= cutoff:

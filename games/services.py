@@ -15,6 +15,7 @@ functions.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -440,6 +441,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         match = MatchState.from_json(room.match)
     else:  # the first hand: the variant starts the match
         match = new_match(room.variant, room.rules, room.hands_total)
+    # A table's claim windows are private: every discard opens one, for the same time.
+    match = replace(match, private_claims=True)
     state = new_hand(room.variant, room.rules, seeds, match=match)
     now = timezone.now()
     hand = Hand.objects.create(
@@ -454,7 +457,7 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         match=match.to_json(),
         players=[s.user_id for s in seats],
         state=state.to_json(),
-        version=state.version,
+        version=state.public_version,
     )
     set_deadlines(room, hand, state, seats, now)
     hand.save(update_fields=["deadlines", "deadline_at"])
@@ -506,6 +509,8 @@ def hand_act(*, room_id, user, version, action) -> int:
     check_member(room, user)
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError("bad_version", "v must be the version of the state you act on")
+    if action.get("type") == "close":  # the table's own, when the window's time is over
+        raise ServiceError("illegal", "the table closes a claim window, not a player", 409)
     state = HandState.from_json(hand.state)
 
     def stale():
@@ -534,7 +539,14 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | No
     now = now or timezone.now()
     state = steps[-1][3]
     hand.state = state.to_json()
-    hand.version = state.version
+    # The version the table shows: an answer that leaves a claim window open is its
+    # answerer's alone (``games.rules.apply``), and only they are sent its state.
+    shown = hand.version
+    private_to = []
+    for seat, _, _, st, _ in steps:
+        private_to.append(seat if st.public_version == shown else None)
+        shown = st.public_version
+    hand.version = state.public_version
     fields = ["state", "version", "deadlines", "deadline_at"]
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
@@ -557,6 +569,7 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | No
         [(st, events) for *_, st, events in steps],
         viewers=seat_viewers(seats),
         private=room.private,
+        private_to=private_to,
         # A spectator's presence row is written under the room's row lock: one not counted
         # here connected after this action and starts from a snapshot taken after it.
         watched=not room.private and watching(room, seats, now),

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.clocks import bot_level, set_deadlines, timeout_action
+from games.clocks import bot_level, close_due, set_deadlines, timeout_action
 from games.models import Hand, Room
 from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
@@ -49,7 +49,8 @@ def deadlines_fire_due(now: datetime | None = None) -> int:
 @transaction.atomic
 def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     """Decide for every seat whose deadline has passed: with the bot policy for a bot or
-    a seat on 托管, with ``clocks.timeout_action`` (never a claim or a win) for a human.
+    a seat on 托管, with ``clocks.timeout_action`` (never a claim or a win) for a human;
+    close a claim window nobody claimed once its minimum time is over (``clocks``).
 
     Runs under the room lock and re-reads the hand, so when several processes
     fire the same deadline the first does the work and the rest find it gone."""
@@ -68,13 +69,17 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
             for k, iso in sorted(hand.deadlines.get("seats", {}).items())
             if datetime.fromisoformat(iso) <= now and int(k) in waiting
         ]
-        if not due:
+        if close_due(hand, state, now):
+            # A claim window nobody claimed, its minimum time over: the hand goes on.
+            seat, action, source = state.claim["from"], {"type": "close"}, "server"
+        elif not due:
             break
-        seat = due[0]
-        if seats[seat].bot_controlled:  # a bot, 托管, or a seat its player left
+        elif seats[due[0]].bot_controlled:  # a bot, 托管, or a seat its player left
+            seat = due[0]
             level = bot_level(room, seats[seat])
             action, source = choose_action(state, seat, level=level), "bot"
         else:
+            seat = due[0]
             action, source = timeout_action(state, seat), "timeout"
         out = apply(state, seat, action)
         if isinstance(out, Rejection):  # pragma: no cover - only legal actions are picked

@@ -361,6 +361,8 @@ def replay_strings() -> dict[str, str]:
         "chi": _("Chow"),
         "hu": _("Win"),
         "pass": _("Pass"),
+        # The table closing a claim window nobody took (logged for the discarder's seat).
+        "close": _("nobody claims it"),
         "leave": _("Left the table"),
         "choice": _("Chooses"),
         "won": _("Won"),

@@ -140,5 +140,6 @@ def server_env(db_url: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env["DATABASE_URL"] = db_url
     env.setdefault("GAME_BOT_DELAY", "0.05")
+    env.setdefault("GAME_CLAIM_WINDOW", "0.05")
     env.update(extra)
     return env

@@ -23,6 +23,7 @@ from .engine import (
     next_match,
     replay,
     settle,
+    window_closable,
 )
 from .match import MatchState
 from .options import OptionsError
@@ -61,4 +62,5 @@ __all__ = [
     "settle",
     "view",
     "views",
+    "window_closable",
 ]

@@ -12,8 +12,10 @@ Public functions (re-exported by ``games.rules``):
 
 Generic actions are JSON objects with a ``type``: ``discard`` (``tile``), ``gang``
 (``tile`` on one's own turn; bare in a claim window), ``peng``, ``chi``
-(``tiles``), ``hu``, ``pass``, and ``leave`` (逃跑; accepted at any time, never
-listed as legal).  A variant adds its own (``Variant.action_fields``).
+(``tiles``), ``hu``, ``pass``, ``leave`` (逃跑; accepted at any time, never
+listed as legal) and ``close`` (a live table's, never a player's: under
+``MatchState.private_claims`` it ends a claim window nobody claimed, see
+``window_closable``).  A variant adds its own (``Variant.action_fields``).
 
 ``apply`` never mutates its input.  Every decision on which rule sets differ
 is the variant's (``variants/base.py``); this module names none of them.
@@ -138,6 +140,7 @@ def new_hand(
         match=match,
         dealer=dealer,
         version=0,
+        public_version=0,
         wall=wall,
         dead=[],
         indicator=None,
@@ -253,6 +256,7 @@ _ACTION_KEYS = {
     "hu": set(),
     "pass": set(),
     "leave": set(),
+    "close": set(),
 }
 
 
@@ -305,7 +309,10 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
         new.left[seat] = True
         v.on_leave(new, seat, events)
         new.version += 1
+        new.public_version += 1
         return new, events
+    if act["type"] == "close":
+        return _close_window(s, seat)
     legal = legal_actions(s, seat)
     if act not in legal:
         return _explain(v, s, seat, act, legal)
@@ -319,6 +326,11 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
             _start_play(new, events)
     elif new.phase == "claim":
         _answer_claim(new, seat, act, events)
+        if new.phase == "claim" and new.match.private_claims:
+            # An answer that leaves the window open is news to its answerer alone: the
+            # version the others see does not move (nor would it where nobody could claim).
+            new.version += 1
+            return new, events
     elif act["type"] == "discard":
         _discard(new, seat, T.parse_one(act["tile"]), events)
     elif act["type"] == "gang":
@@ -328,6 +340,7 @@ def apply(s: HandState, seat: int, action) -> tuple[HandState, list[dict]] | Rej
     else:
         v.apply_own_turn(new, seat, act, events)
     new.version += 1
+    new.public_version += 1
     return new, events
 
 
@@ -500,7 +513,7 @@ def _open_claims(
                 acts.extend({"type": "chi", "tiles": c} for c in _chows(v, s, seat, tile))
         if acts:
             options[seat] = [*acts, {"type": "pass"}]
-    if not options:
+    if not options and not s.match.private_claims:
         _no_claim(s, source, tile, kind, events)
         return
     s.claim = {
@@ -518,8 +531,7 @@ def _open_claims(
             if {"type": "hu"} in acts:
                 s.claim["answers"][seat] = {"type": "hu"}
                 events.append({"type": "WinForced", "seat": seat})
-    if len(s.claim["answers"]) == len(options):
-        _resolve_claims(s, events)
+    _answers_in(s, events)
 
 
 def _chows(v, s: HandState, seat: int, tile: int) -> list[str]:
@@ -556,8 +568,43 @@ def _answer_claim(s: HandState, seat: int, act: dict, events: list) -> None:
     # Only the answerer hears of it: that a seat answered at all tells the table it
     # could claim, i.e. something about its concealed tiles.
     events.append({"type": "ClaimAnswered", "seat": seat, "only": seat, "action": act})
-    if len(claim["answers"]) == len(claim["options"]):
-        _resolve_claims(s, events)
+    _answers_in(s, events)
+
+
+def _answers_in(s: HandState, events: list) -> None:
+    """Resolve the window once every seat with an option has answered; under
+    ``private_claims`` a window that nobody claimed stays open for the server's close,
+    so that it looks the same as one where nobody could claim."""
+    claim = s.claim
+    if len(claim["answers"]) < len(claim["options"]):
+        return
+    if s.match.private_claims and all(a["type"] == "pass" for a in claim["answers"].values()):
+        return
+    _resolve_claims(s, events)
+
+
+def window_closable(s: HandState) -> bool:
+    """A private claim window (``MatchState.private_claims``) in which nobody is awaited:
+    every seat with an option passed, or nobody had one.  The hand goes on when the server
+    applies ``{"type": "close"}`` for the seat that discarded (or added the kong), which a
+    table does no sooner than its minimum window after the discard, whether anybody could
+    claim or not.  Players never send it; ``legal_actions`` never lists it."""
+    if s.phase != "claim" or not s.match.private_claims:
+        return False
+    return len(s.claim["answers"]) == len(s.claim["options"])
+
+
+def _close_window(s: HandState, seat: int) -> tuple[HandState, list[dict]] | Rejection:
+    if not window_closable(s):
+        return Rejection("illegal", "there is no claim window waiting to be closed")
+    if seat != s.claim["from"]:
+        return Rejection("illegal", "a claim window is closed for the seat that opened it")
+    new = s.clone()
+    events: list[dict] = []
+    _resolve_claims(new, events)  # nobody claimed: the next draw, or the added kong
+    new.version += 1
+    new.public_version += 1
+    return new, events
 
 
 def _resolve_claims(s: HandState, events: list) -> None:

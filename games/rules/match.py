@@ -38,9 +38,13 @@ class MatchState:
     finished: bool = False
     #: whatever else one variant carries between hands (plain JSON)
     vs: dict[str, Any] = field(default_factory=dict)
+    #: a live table's claim windows (set by the server, not a house rule): every discard
+    #: and every added kong opens one, answers are private, and a window that nobody
+    #: claimed waits for the server's ``close`` (see ``engine.window_closable``)
+    private_claims: bool = False
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "dealer": self.dealer,
             "streak": self.streak,
             "seat_winds": list(self.seat_winds) if self.seat_winds is not None else None,
@@ -51,6 +55,9 @@ class MatchState:
             "finished": self.finished,
             "vs": self.vs,
         }
+        if self.private_claims:  # absent when off: matches stored before it read the same
+            out["private_claims"] = True
+        return out
 
     @classmethod
     def from_json(cls, d: dict | None) -> MatchState:
@@ -67,6 +74,7 @@ class MatchState:
             hands_total=d.get("hands_total"),
             finished=d.get("finished", False),
             vs=dict(d.get("vs") or {}),
+            private_claims=bool(d.get("private_claims", False)),
         )
 
     def dealt(self, dealer: int) -> MatchState:

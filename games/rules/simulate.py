@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 
 from . import tiles as T
 from .bots import choose_action
-from .engine import Rejection, apply, awaited, deltas, new_hand, next_match, replay, settle
+from .engine import (
+    Rejection,
+    apply,
+    awaited,
+    deltas,
+    new_hand,
+    next_match,
+    replay,
+    settle,
+    window_closable,
+)
 from .money import pot_of
 from .rng import DealSeeds
 from .state import HandState
@@ -59,6 +69,10 @@ def check_invariants(s: HandState, expected: Counter) -> list[int]:
         if waiting:
             raise InvariantError("hand ended but seats still awaited")
         return waiting
+    if window_closable(s):
+        if waiting:
+            raise InvariantError(f"a window waiting to close awaits {waiting}")
+        return waiting
     if not waiting:
         raise InvariantError(f"nothing awaited in phase {s.phase}")
     if s.phase == "play" and waiting != [s.turn]:
@@ -97,10 +111,13 @@ def play_hand(
     while state.phase != "ended":
         if len(log) > MAX_ACTIONS:
             raise InvariantError("hand did not end")
-        seat = (waiting if check else awaited(state))[0]
-        if timer is None:
+        if window_closable(state):  # what a table does once its minimum window is over
+            seat, action = state.claim["from"], {"type": "close"}
+        elif timer is None:
+            seat = (waiting if check else awaited(state))[0]
             action = choose_action(state, seat, levels[seat])
         else:
+            seat = (waiting if check else awaited(state))[0]
             t0, c0 = time.perf_counter(), time.process_time()
             action = choose_action(state, seat, levels[seat])
             timer(seat, time.perf_counter() - t0, time.process_time() - c0)

@@ -9,6 +9,10 @@ The generic fields are the ones every rule set shares.  Whatever one variant
 alone needs (Sichuan's 定缺 and 过胡 bar, Hangzhou's 财飘 counters, …) lives in
 ``vs``, a JSON object the variant owns and the engine neither reads nor names.
 
+``version`` counts the actions applied; ``public_version`` the ones the whole table is
+told of: they differ only under ``MatchState.private_claims``, where an answer that
+leaves a claim window open is its answerer's alone (stored only then).
+
 Stored snapshots carry ``schema``; ``from_json`` upgrades older shapes
 (``upgrade``) so a stored hand stays loadable when the shape changes.
 
@@ -51,6 +55,7 @@ class HandState:
         "match",
         "dealer",
         "version",
+        "public_version",
         "wall",
         "dead",
         "indicator",
@@ -108,6 +113,7 @@ class HandState:
         new.match = self.match  # frozen MatchState, shared
         new.dealer = self.dealer
         new.version = self.version
+        new.public_version = self.public_version
         new.wall = list(self.wall)
         new.dead = list(self.dead)
         new.indicator = self.indicator
@@ -143,7 +149,7 @@ class HandState:
             claim["tile"] = T.to_str(claim["tile"])
             claim["options"] = {str(k): v for k, v in claim["options"].items()}
             claim["answers"] = {str(k): v for k, v in claim["answers"].items()}
-        return {
+        out = {
             "schema": SCHEMA,
             "variant": self.variant,
             "rules": dict(self.rules),
@@ -174,6 +180,9 @@ class HandState:
             "result": self.result,
             "vs": self.vs,
         }
+        if self.match.private_claims:  # absent otherwise: it equals version then
+            out["public_version"] = self.public_version
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> HandState:
@@ -194,6 +203,7 @@ class HandState:
             match=MatchState.from_json(d["match"]),
             dealer=d["dealer"],
             version=d["version"],
+            public_version=d.get("public_version", d["version"]),
             wall=[T.parse_one(t) for t in d["wall"]],
             dead=[T.parse_one(t) for t in d["dead"]],
             indicator=T.parse_one(d["indicator"]) if d["indicator"] is not None else None,

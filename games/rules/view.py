@@ -61,7 +61,7 @@ def views(s: HandState, seats, *, reveal: bool = False) -> dict:
     head = {
         "variant": s.variant,
         "rules": s.rules.to_json(),
-        "version": s.version,
+        "version": s.public_version,
         "phase": s.phase,
         "dealer": s.dealer,
         "match": {

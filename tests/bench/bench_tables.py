@@ -269,6 +269,15 @@ async def table_client(
                     missing.update(range(last_v + 1, v))
                     await ws.send(json.dumps({"t": "sync"}))
                 after_room = False
+                # A pass that leaves a claim window open comes back to its seat alone, on
+                # the version the table is still at: that state shows it taken.
+                echo = pending is not None and v == pending[0] == last_v
+                if echo and answered(msg, pending[2]):
+                    phase.latencies.append(now - pending[1])
+                    phase.sent_at.append(pending[1])
+                    phase.by_action[pending[2]["type"]].append(now - pending[1])
+                    pending = None
+                    continue
                 if last_v is not None and v <= last_v:
                     if v in missing:  # it was late, not lost: delivered out of order
                         phase.late += 1

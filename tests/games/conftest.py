@@ -11,6 +11,9 @@ def _table_settings(settings):
     # Tests drive the sweeper themselves; bots act as soon as they are swept.
     settings.GAME_SWEEPER = False
     settings.GAME_BOT_DELAY = 0
+    # Claim windows close at the first sweep after their discard (their length is
+    # tested on its own, in test_claim_privacy).
+    settings.GAME_CLAIM_WINDOW = 0
     # Sweeps below jump at most an hour ahead: the next hand only starts when readied.
     settings.GAME_NEXT_HAND_SECONDS = 3 * 3600
 

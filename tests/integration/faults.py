@@ -173,6 +173,7 @@ def environment(pg: Postgres, redis: Redis) -> dict[str, str]:
         REDIS_URL=f"redis://127.0.0.1:{redis.port}/0",
         REDIS_CACHE_URL=f"redis://127.0.0.1:{redis.port}/1",
         GAME_BOT_DELAY="0",
+        GAME_CLAIM_WINDOW="0",
         GAME_NEXT_HAND_SECONDS="0",
         GAME_SETTLE_RESEND_SECONDS="2",
         DJANGO_LOG_LEVEL="INFO",

@@ -24,13 +24,15 @@ class Command(BaseCommand):
             log = [(a.seat, a.action) for a in hand.actions.order_by("seq")]
             try:
                 seeds, dealer, match = deal_inputs(hand)
-                rebuilt = replay(hand.variant, hand.rules, seeds, dealer, log, match).to_json()
+                state = replay(hand.variant, hand.rules, seeds, dealer, log, match)
+                rebuilt = state.to_json()
             except ValueError as e:
                 bad += 1
                 self.stdout.write(f"hand {hand.pk}: log does not replay: {e}")
                 continue
             diff = sorted(k for k in rebuilt if rebuilt[k] != hand.state.get(k))
-            if diff or hand.version != rebuilt["version"]:
+            # The hand's version is the one its table showed (``HandState.public_version``).
+            if diff or hand.version != state.public_version:
                 bad += 1
                 self.stdout.write(f"hand {hand.pk}: snapshot differs in {', '.join(diff)}")
             else:

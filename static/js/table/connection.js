@@ -71,7 +71,10 @@ function onState(d, v) {
   const ours = table.pending;
   table.state = d;
   table.pending = false;
-  if (fresh) onEvents(d.events || [], ours);
+  // An answer that leaves a claim window open comes back to its answerer alone, on the
+  // version the table is still at: its event is news all the same.
+  const answered = !fresh && (d.events || []).some((e) => e.type === "ClaimAnswered");
+  if (fresh || answered) onEvents(d.events || [], ours);
   if (table.selected !== null && !legalDiscards().size) table.selected = null;
   renderState();
   if (table.retry) {

@@ -1,0 +1,153 @@
+"""Claim windows are private: a spectator and a seat without an option receive the same
+frames whether somebody could claim a discard (and passed) or nobody could.
+
+Two tables are dealt the same wall (the same server seed, so the same commitment and
+client seeds); then, in one, the seat across from the dealer is given a pair of the tile
+the dealer will throw (swapped with two wall tiles nobody sees), and in the other nobody
+holds it.  The dealer is on 托管, so the sweeper throws it at a moment the test chooses;
+the sockets of the spectator and of the seat after the dealer record every frame from
+the discard to that seat's turn."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import services, timers
+from games.models import Hand, HandAction, Room, Seat
+from games.rules import HandState, apply
+from games.rules import tiles as T
+from games.rules.bots import choose_action
+from tests.games.test_consumers import connect, cookie_for, drain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEED = "5e" * 32
+RULES = {"ding_que": False, "huan_san_zhang": False}  # Sichuan without setup: no chows
+
+
+def _table(make_user, tag: str):
+    users = [make_user(f"{tag}{i}") for i in range(4)]
+    room = services.room_create(owner=users[0], variant="sichuan", rules=RULES, hands=1)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    Room.objects.filter(pk=room.pk).update(next_server_seed=SEED)
+    for u in users:
+        services.room_ready(room_id=room.pk, user=u)
+    return room, users, Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+
+
+def _rig(hand, *, pung: bool, at) -> tuple[int, int, str]:
+    """Lay the tiles out (see the module docstring) and put the dealer on 托管 with its
+    clock running out ``at``; returns (dealer, the seat across, the tile it throws)."""
+    state = HandState.from_json(hand.state)
+    dealer = state.dealer
+    across = (dealer + 2) % 4
+    thrown = choose_action(state, dealer, "strong")
+    assert thrown["type"] == "discard"
+    t = T.parse_one(thrown["tile"])
+    assert state.hands[dealer].count(t) <= 2
+    middle = list(range(10, len(state.wall) - 10))  # neither the next draw nor the back
+    spare = [i for i in middle if state.wall[i] != t]
+    for k in range(4):
+        if k == dealer:
+            continue
+        hand_k = state.hands[k]
+        for n, held in enumerate(hand_k):
+            if held == t:
+                i = spare.pop()
+                hand_k[n], state.wall[i] = state.wall[i], hand_k[n]
+    if pung:
+        have = [i for i in middle if state.wall[i] == t][:2]
+        assert len(have) == 2
+        mine = state.hands[across]
+        for n, i in enumerate(have):
+            mine[n], state.wall[i] = state.wall[i], mine[n]
+    for h in state.hands:
+        h.sort()
+    after = apply(state, dealer, thrown)[0]
+    options = after.claim["options"]
+    assert options == ({across: [{"type": "peng"}, {"type": "pass"}]} if pung else {})
+    assert choose_action(state, dealer, "strong") == thrown
+    deadlines = {**hand.deadlines, "seats": {str(dealer): at.isoformat()}}
+    Hand.objects.filter(pk=hand.pk).update(
+        state=state.to_json(), deadlines=deadlines, deadline_at=at
+    )
+    Seat.objects.filter(room=hand.room, index=dealer).update(auto=True)
+    return dealer, across, thrown["tile"]
+
+
+async def _states(comm, n: int) -> list[dict]:
+    """The next ``n`` state frames (and whatever else comes with them)."""
+    out = []
+    while sum(1 for m in out if m["t"] == "state") < n:
+        out.append(await comm.receive_json_from(timeout=10))
+    return out + await drain(comm)
+
+
+def _played(make_user, tag: str, fan_name: str, *, pung: bool, at):
+    """Every frame the spectator and the seat after the dealer receive from the dealer's
+    discard to that seat's turn, with the server's wall clock taken out."""
+    room, users, hand = _table(make_user, tag)
+    dealer, across, tile = _rig(hand, pung=pung, at=at)
+    nxt = (dealer + 1) % 4
+    cookies = [cookie_for(u) for u in (make_user(fan_name), users[nxt], users[across])]
+    window = timedelta(seconds=1)
+
+    async def run():
+        socks = [connect(room, c) for c in cookies]
+        for s in socks:
+            assert (await s.connect())[0]
+        await asyncio.sleep(0.2)
+        for s in socks:
+            await drain(s)
+        fire = database_sync_to_async(timers.deadlines_fire_due)
+        assert await fire(at) == 1  # the dealer's discard opens the window
+        if pung:
+            first = [m for m in await _states(socks[2], 1) if m["t"] == "state"][-1]
+            assert {"type": "peng"} in first["d"]["legal"]
+            act = database_sync_to_async(services.hand_act)
+            v = await act(
+                room_id=room.pk, user=users[across], version=first["v"], action={"type": "pass"}
+            )
+            answered = await _states(socks[2], 1)
+            mine = [m for m in answered if m["t"] == "state"][-1]
+            # Only its answerer hears of the pass, on the version everyone is at.
+            assert mine["v"] == v == first["v"] and mine["d"]["legal"] == []
+            assert [e["type"] for e in mine["d"]["events"]] == ["ClaimAnswered"]
+            assert await fire(at + window / 2) == 0  # still within the window
+        assert await fire(at + window) == 1  # closed: the next seat draws
+        seen = [await _states(s, 2) for s in socks[:2]]
+        for s in socks:
+            await s.disconnect()
+        return seen
+
+    seen = async_to_sync(run)()
+    log = list(HandAction.objects.filter(hand=hand).values_list("source", "action"))
+    assert log[0] == ("bot", {"type": "discard", "tile": tile})
+    assert log[-1] == ("server", {"type": "close"})
+    assert len(log) == (3 if pung else 2)
+    for frames in seen:
+        for m in frames:
+            m["d"].pop("server_time", None)
+    return seen
+
+
+def test_spectators_and_seats_without_options_see_the_same_frames_either_way(make_user, settings):
+    settings.GAME_CLAIM_WINDOW = 1.0
+    at = timezone.now() + timedelta(seconds=2)  # the same moment for both discards
+    pung = _played(make_user, "p", "pfan", pung=True, at=at)
+    nobody = _played(make_user, "n", "nfan", pung=False, at=at)
+    for frames_pung, frames_nobody in zip(pung, nobody, strict=True):
+        assert [m["t"] for m in frames_pung] == ["state", "state"]
+        assert frames_pung == frames_nobody
+    discard, close = pung[0]
+    # The window is public, the same length for every discard, with nothing to answer.
+    assert discard["d"]["phase"] == "claim" and discard["d"]["legal"] == []
+    assert discard["d"]["turn_deadline"] == (at + timedelta(seconds=1)).isoformat()
+    assert close["v"] == discard["v"] + 1 and close["d"]["phase"] == "play"
