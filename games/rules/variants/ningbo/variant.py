@@ -1,7 +1,7 @@
 """宁波麻将 Ningbo (../shared/rules/ningbo.md): the flow.
 
 Scoring (the 百搭 wilds, the 台 items, ``T = 1 + Σ台``, ``min_tai``, 百搭单吊,
-payments) is in ``ningbo_tai``; this module wires it into the hand: 144 tiles,
+payments) is in ``tai``; this module wires it into the hand: 144 tiles,
 two seeded dice that break the wall and turn up the 百搭 indicator (set aside,
 so draws from either end skip it), flowers laid out and replaced from the back
 (补花 at the deal, 杠花 on a draw: a win on that replacement is 杠上开花),
@@ -22,13 +22,14 @@ Readings of points the spec leaves open are in ``games/rules/README.md``.
 
 from __future__ import annotations
 
-from .. import analysis
-from .. import tiles as T
-from ..money import transfer
-from ..options import Options
-from .base import Variant
-from .ningbo_options import NINGBO_OPTIONS
-from .ningbo_tai import (
+from ... import analysis
+from ... import tiles as T
+from ...money import transfer
+from ...options import Options
+from ..base import Variant
+from ..registry import register
+from .options import NINGBO_OPTIONS
+from .tai import (
     pattern_names,
     reaches_min_tai,
     score,
@@ -36,7 +37,6 @@ from .ningbo_tai import (
     wild_kinds,
     win_payments,
 )
-from .registry import register
 
 STACKS_PER_WALL = 18  # 144 tiles: four walls of 18 stacks of two
 TILES_PER_WALL = 2 * STACKS_PER_WALL
@@ -241,8 +241,8 @@ class Ningbo(Variant):
         a ready hand that cannot win is reshaped as soon as a draw allows."""
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
-        from ..bots import choose_among_discards
-        from ..heuristics import _shanten
+        from ...bots import choose_among_discards
+        from ...heuristics import _shanten
 
         hand = state.hands[seat]
         c, wilds = self.split_wilds(state, seat, hand)

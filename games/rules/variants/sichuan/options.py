@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..options import Option, OptionSet
+from ...options import Option, OptionSet
 
 SICHUAN_OPTIONS = OptionSet(
     (
