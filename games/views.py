@@ -18,9 +18,8 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from games import selectors, services, throttles
 from games.models import Hand, Room
-from games.option_help import option_help
 from games.rules import available, get_variant
-from games.variants import VARIANTS
+from games.variants import listed_variants, variant_name
 
 
 def choice_names() -> dict:
@@ -270,7 +269,7 @@ def error_messages() -> dict[str, str]:
 
 
 def home(request):
-    return render(request, "games/home.html", {"variants": VARIANTS})
+    return render(request, "games/home.html", {"variants": listed_variants()})
 
 
 @ensure_csrf_cookie
@@ -281,7 +280,6 @@ def lobby(request):
         {
             "ui_strings": {**ui_strings(), "errors": error_messages()},
             "choice_names": choice_names(),
-            "option_help": option_help(),
         },
     )
 
@@ -416,7 +414,7 @@ def hand(request, pk):
             "record": record,
             "over": over,
             "player_names": names,
-            "variant_name": next((v.name for v in VARIANTS if v.key == hand.variant), hand.variant),
+            "variant_name": variant_name(hand.variant),
             "boot": boot,
         },
     )

@@ -22,7 +22,7 @@ from clubs import selectors as club_selectors
 from games import selectors as game_selectors
 from games import throttles
 from games.models import Room
-from games.variants import VARIANTS
+from games.variants import listed_variants
 from records import rulebook, selectors
 from records.throttles import RecordsReadThrottle
 
@@ -34,7 +34,7 @@ def _lang() -> str:
 
 
 def _variant_names() -> dict:
-    return {v.key: v.name for v in VARIANTS}
+    return {v.key: v.name for v in listed_variants()}
 
 
 def _too_many(request):
@@ -180,7 +180,7 @@ def rules_index(request):
     return render(
         request,
         "rules/index.html",
-        {"variants": [v for v in VARIANTS if v.key in rulebook.listed_keys()]},
+        {"variants": [v for v in listed_variants() if v.key in rulebook.listed_keys()]},
     )
 
 

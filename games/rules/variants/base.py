@@ -28,6 +28,8 @@ class Variant:
     options: OptionSet
     #: offered to players (a test-only variant is registered unlisted)
     listed: bool = True
+    #: where the site lists it (the first listed is the lobby's default)
+    order: int = 100
 
     #: chow claims allowed (next player only)
     allows_chow: bool = False

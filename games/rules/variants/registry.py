@@ -46,6 +46,8 @@ def get_variant(key: str):
 
 
 def available() -> list:
-    """Every variant players can choose (tests may register others, marked ``listed=False``)."""
+    """Every variant players can choose, in the site's order (``Variant.order``, then key);
+    tests may register others, marked ``listed=False``."""
     _load()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY) if _REGISTRY[k].listed]
+    listed = [v for v in _REGISTRY.values() if v.listed]
+    return sorted(listed, key=lambda v: (v.order, v.key))

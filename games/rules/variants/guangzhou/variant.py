@@ -50,6 +50,7 @@ BAO_REASONS = {
 
 class Guangzhou(Variant):
     key = "guangzhou"
+    order = 3
     name_zh = "广州麻将"
     name_en = "Guangzhou"
     description_zh = (

@@ -86,6 +86,7 @@ class Hangzhou(Variant):
     def reason_names(self):
         return {**super().reason_names(), "cheng_bao": {"zh-hans": "承包", "en": "Liable (承包)"}}
 
+    order = 2
     name_zh = "杭州麻将"
     name_en = "Hangzhou"
     description_zh = (

@@ -44,6 +44,7 @@ TILES_PER_WALL = 2 * STACKS_PER_WALL
 
 class Ningbo(Variant):
     key = "ningbo"
+    order = 4
     name_zh = "宁波麻将"
     name_en = "Ningbo"
     description_zh = "144 张含八张花，掷骰翻百搭；可吃碰杠，补花杠花，起胡四台，台数相加计分。"

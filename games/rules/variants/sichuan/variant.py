@@ -100,6 +100,7 @@ class Sichuan(Variant):
             "forfeit": {"zh-hans": "退还", "en": "Refund"},
         }
 
+    order = 1
     name_zh = "四川血战"
     name_en = "Sichuan Blood Battle"
     description_zh = "108 张万筒条，定缺、刮风下雨，血战到底：胡牌后继续，直到三家胡牌或流局。"
