@@ -36,6 +36,7 @@ from .fan import (
     win_value,
 )
 from .options import GUANGZHOU_OPTIONS
+from .site import TABLE_UI
 
 #: liability reasons, as transfer reasons
 BAO_REASONS = {
@@ -51,6 +52,7 @@ BAO_REASONS = {
 class Guangzhou(Variant):
     key = "guangzhou"
     order = 3
+    table_ui = TABLE_UI
     name_zh = "广州麻将"
     name_en = "Guangzhou"
     description_zh = (

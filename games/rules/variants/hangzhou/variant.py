@@ -46,6 +46,7 @@ from .score import (
     win_payments,
     win_value,
 )
+from .site import TABLE_UI
 
 
 class Hangzhou(Variant):
@@ -87,6 +88,7 @@ class Hangzhou(Variant):
         return {**super().reason_names(), "cheng_bao": {"zh-hans": "承包", "en": "Liable (承包)"}}
 
     order = 2
+    table_ui = TABLE_UI
     name_zh = "杭州麻将"
     name_en = "Hangzhou"
     description_zh = (
@@ -103,6 +105,9 @@ class Hangzhou(Variant):
     # --- the deal ------------------------------------------------------------------
     def wall_tiles(self, opts):
         return [t for t in range(T.NUM_KINDS) for _ in range(4)]
+
+    def deal_procedure(self, opts):
+        return {**super().deal_procedure(opts), "after": [{"op": "indicator", "at": "last"}]}
 
     def on_new_hand(self, state, rng):
         # The 财神 indicator is turned up from the back of the wall: out of play.

@@ -29,6 +29,7 @@ from ...options import Options
 from ..base import Variant
 from ..registry import register
 from .options import NINGBO_OPTIONS
+from .site import TABLE_UI
 from .tai import (
     pattern_names,
     reaches_min_tai,
@@ -45,6 +46,7 @@ TILES_PER_WALL = 2 * STACKS_PER_WALL
 class Ningbo(Variant):
     key = "ningbo"
     order = 4
+    table_ui = TABLE_UI
     name_zh = "宁波麻将"
     name_en = "Ningbo"
     description_zh = "144 张含八张花，掷骰翻百搭；可吃碰杠，补花杠花，起胡四台，台数相加计分。"
@@ -78,6 +80,17 @@ class Ningbo(Variant):
         start = start_wall * TILES_PER_WALL + 2 * max(d1, d2)
         wall[:] = wall[start:] + wall[:start]
         return {"dice": [d1, d2], "barred": [[] for _ in range(4)]}
+
+    def deal_procedure(self, opts):
+        seasons = list(range(T.FLOWER, T.FLOWER + 4))
+        plants = list(range(T.FLOWER + 4, T.NUM_TILES))
+        return {
+            **super().deal_procedure(opts),
+            "break": {"op": "dice_rotate", "wall": TILES_PER_WALL},
+            "after": [{"op": "indicator", "at": "small_die"}],
+            # A flower indicator makes its set of four wild: those are kept, not laid out.
+            "bonus": {"tiles": seasons + plants, "wild_sets": [seasons, plants]},
+        }
 
     def on_new_hand(self, state, rng):
         # The smaller die counts stacks from the end of the wall; the top tile of that

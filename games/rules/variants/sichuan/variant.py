@@ -30,6 +30,7 @@ from ...options import Options
 from ..base import Variant
 from ..registry import register
 from .options import SICHUAN_OPTIONS
+from .site import TABLE_UI
 
 # 换三张 directions as a seat offset: to the next player (counter-clockwise,
 # turn order), across, or to the previous player (clockwise).
@@ -101,6 +102,7 @@ class Sichuan(Variant):
         }
 
     order = 1
+    table_ui = TABLE_UI
     name_zh = "四川血战"
     name_en = "Sichuan Blood Battle"
     description_zh = "108 张万筒条，定缺、刮风下雨，血战到底：胡牌后继续，直到三家胡牌或流局。"
@@ -136,6 +138,11 @@ class Sichuan(Variant):
     # --- the deal ------------------------------------------------------------------
     def wall_tiles(self, opts):
         return [t for t in range(27) for _ in range(4)]
+
+    def deal_procedure(self, opts):
+        # After the deal, 换三张's direction is drawn (no tile moves).
+        after = [{"op": "below", "n": 3}] if opts.huan_san_zhang else []
+        return {**super().deal_procedure(opts), "after": after}
 
     def on_new_hand(self, state, rng):
         state.vs = {
