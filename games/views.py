@@ -400,6 +400,8 @@ def hand(request, pk):
         "over": over,
         "record": record,
         "frames_url": f"/api/hands/{hand.pk}/frames/",
+        # The variant's deal as data, for the verify panel's re-deal (no secret in it).
+        "deal": variant.deal_procedure(variant.options.resolve_stored(record["rules"])),
         "patterns": variant.pattern_names(),
         "reasons": variant.reason_names(),
         "unit": variant.score_unit,

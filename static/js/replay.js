@@ -284,7 +284,8 @@ async function runVerify() {
   }
   let res;
   try {
-    res = await verify(record, frames[0] ? frames[0].view : null, { server_seed: seed },
+    const first = frames[0] ? frames[0].view : null;
+    res = await verify(record, boot.deal, first, { server_seed: seed },
       frames.length ? frames : null);
   } catch (e) {
     out.dataset.state = "error";
