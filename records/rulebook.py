@@ -186,7 +186,7 @@ def rule_page(
         "key": variant.key,
         "name": variant.name_en if lang == "en" else variant.name_zh,
         "description": variant.description_en if lang == "en" else variant.description_zh,
-        "unit": variant.score_unit,
+        "unit": variant.site_data()["result"]["unit"][lang],
         "items": items,
         "payments": [r.get(lang, k) for k, r in reasons.items()],
         "options": options,

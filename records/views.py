@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
@@ -171,9 +171,6 @@ def _preset_layer(version) -> dict:
     return {**version.choices, **pinned}
 
 
-UNITS = {"fan": gettext_lazy("fan"), "tai": gettext_lazy("tai"), "times": gettext_lazy("times")}
-
-
 def rules_index(request):
     if not throttles.allowed(RecordsReadThrottle, request):
         return _too_many(request)
@@ -203,5 +200,5 @@ def rules(request, variant):
     return render(
         request,
         "rules/rules.html",
-        {"page": page, "room": room, "unit": UNITS.get(page["unit"], page["unit"])},
+        {"page": page, "room": room, "unit": page["unit"]},
     )

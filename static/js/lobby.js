@@ -9,8 +9,8 @@ const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWi
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
 const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
-// Shown outside "More rules": the choice that changes the game most.
-const MAIN_RULES = new Set(["mode"]);
+// Shown outside "More rules": each variant's choices that change the game most.
+const MAIN_RULES = JSON.parse(document.getElementById("lobby-main-rules").textContent);
 const { named, choiceName, el } = ruleUi;
 let variants = [];
 
@@ -23,7 +23,7 @@ function ruleHighlights(room) {
     if (value === true) out.push(label);
     else if (value === false) out.push(`${label} ✗`);
     else if (value === null) out.push(`${label}: ${S.no_cap}`);
-    else if (id === "mode") out.push(choiceName(id, value));
+    else if ((MAIN_RULES[room.variant] || []).includes(id)) out.push(choiceName(id, value));
     else out.push(`${label}: ${choiceName(id, value)}`);
   }
   return out;
@@ -108,7 +108,7 @@ function renderRules() {
   box.replaceChildren();
   main.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) (MAIN_RULES.has(rule.id) ? main : box).append(ruleUi.field(rule));
+  for (const rule of v.rules) ((MAIN_RULES[v.key] || []).includes(rule.id) ? main : box).append(ruleUi.field(rule));
 }
 
 function syncTimerControls() {

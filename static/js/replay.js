@@ -118,10 +118,14 @@ function seatEl(view, k, frame) {
   return box;
 }
 
+// How the variant counts a win's items (its data): added in its unit, or multiplied (×).
+const MULTIPLIES = boot.variant.result.combine === "times";
+const UNIT = named(boot.variant.result.unit);
+
 function itemText(it) {
   const name = named(boot.patterns[it.id]) || it.id;
-  if (boot.unit === "times") return `${name} ×${it.value}`;
-  return `${name} ${it.value}${S[boot.unit] || S.fan}`;
+  if (MULTIPLIES) return `${name} ×${it.value}`;
+  return `${name} ${it.value}${UNIT}`;
 }
 
 function winEl(w) {
@@ -141,8 +145,7 @@ function winEl(w) {
     s.dataset.pattern = it.id;
     items.append(s);
   }
-  const unit = boot.unit === "times" ? "×" : "";
-  items.append(el("strong", "result-total", `${unit}${w.total}${unit ? "" : S[boot.unit] || S.fan}`));
+  items.append(el("strong", "result-total", MULTIPLIES ? `×${w.total}` : `${w.total}${UNIT}`));
   sec.append(items);
   return sec;
 }

@@ -43,6 +43,11 @@ class Variant:
     #: room (outside the engine) acts on it
     leave_ends_match: bool = False
 
+    def ready_countdown(self, rules: dict) -> int | None:
+        """Seconds the last player not ready gets before the next hand starts anyway, from
+        a room's stored rules (None: the room waits); the room (outside the engine) acts on it."""
+        return None
+
     def resolve_options(self, *layers) -> Options:
         return self.options.resolve(*layers)
 
@@ -277,8 +282,6 @@ class Variant:
         """A win's value written out for players: ``{"zh-hans", "en", "value"}`` or None."""
         return None
 
-    #: how a win's items combine, for people: "fan" or "tai" (added) or "times" (multiplied)
-    score_unit: str = "fan"
     #: seat and prevailing winds count in scoring (the table shows the round's wind)
     plays_winds: bool = False
 
@@ -298,7 +301,9 @@ class Variant:
     #: play starts), ``refusals`` (a refused win's words by its ``refused``), ``result`` (the
     #: unit, ``combine`` "add" or "times", the ``base`` a hand is worth before its items,
     #: ``capped``), ``end_checks`` (settlement details shown at the end), ``errors`` (the
-    #: words for its rejection codes) and ``help`` (how-to-play lines).
+    #: words for its rejection codes), ``help`` (how-to-play lines) and ``main_rules`` (option
+    #: ids shown up front: in the create form outside "More rules", a table's value unlabelled),
+    #: ``badge`` (a view field shown beside the dealer's streak: ``field``, ``text``, ``help``).
     table_ui: dict = {}
 
     def site_data(self) -> dict:
@@ -314,6 +319,8 @@ class Variant:
             "end_checks": None,
             "errors": {},
             "help": [],
+            "main_rules": [],
+            "badge": None,
             **self.table_ui,
         }
 

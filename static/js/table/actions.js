@@ -106,7 +106,7 @@ export function act(index) {
   }
   table.pending = true;
   table.selected = null;
-  table.exchangeSel.clear();
+  table.picked.clear();
   renderMine();
   renderActions();
 }

@@ -51,7 +51,6 @@ from .site import TABLE_UI
 
 class Hangzhou(Variant):
     key = "hangzhou"
-    score_unit = "times"
 
     def win_points(self, total: int, opts: Options) -> int:
         return win_value(total, opts)

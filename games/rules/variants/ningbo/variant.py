@@ -57,7 +57,6 @@ class Ningbo(Variant):
     options = NINGBO_OPTIONS
     allows_chow = True
     leave_ends_match = True
-    score_unit = "tai"
     plays_winds = True  # 门风刻, 圈风刻, 正花
 
     def win_points(self, total: int, opts: Options) -> int:
@@ -67,6 +66,9 @@ class Ningbo(Variant):
         return pattern_names()
 
     # --- the deal ------------------------------------------------------------------
+    def ready_countdown(self, rules):
+        return rules.get("auto_ready_seconds")
+
     def wall_tiles(self, opts):
         suits = [t for t in range(T.NUM_KINDS) for _ in range(4)]
         return suits + list(range(T.FLOWER, T.NUM_TILES))

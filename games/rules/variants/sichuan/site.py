@@ -81,7 +81,14 @@ TABLE_UI = {
             "across": t("对家", "across"),
         },
     },
-    "result": {"unit": t("番", "fan"), "combine": "add", "base": 0, "capped": t("封顶", "capped")},
+    "result": {
+        "unit": t("番", "fan"),
+        "combine": "add",
+        "base": 0,
+        "capped": t("封顶", "capped"),
+        # Payments to the winner that belong to the win though not made by it (呼叫转移).
+        "win_reasons": ["gang_shang_pao"],
+    },
     # The end-of-wall checks in the hand's settlement details (``cha``).
     "end_checks": {
         "field": "cha",
@@ -92,6 +99,8 @@ TABLE_UI = {
             {"field": "not_ready", "label": t("未听牌", "Not ready (未听)")},
         ],
     },
+    # Bloody battle or not: the choice that changes the game most.
+    "main_rules": ["mode"],
     "errors": {"que_first": t("请先打出定缺的花色。", "Discard your missing suit first.")},
     "help": [
         t(
