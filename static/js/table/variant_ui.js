@@ -70,7 +70,7 @@ export function pick(i) {
 /** Why a discard of ``t`` is refused when the marked suit must go first, or null. */
 export function discardOrderRefusal(p, t, legal) {
   const value = markOf(p);
-  if (value && t[1] !== value && [...legal].every((x) => x[1] === value)) {
+  if (value && V.mark.first && t[1] !== value && [...legal].every((x) => x[1] === value)) {
     return fmt(named(V.mark.first), { suit: named(V.mark.values[value].name) });
   }
   return null;
