@@ -63,8 +63,12 @@ function actionEl(frame) {
     return out;
   }
   out.dataset.type = a.type;
-  const extra = a.suit ? ` ${S[a.suit] || a.suit}` : "";
-  out.append(`${seatName(frame.seat)}: ${S[a.type] || S.choice}${extra} `);
+  // A variant's own move (a setup choice): its label and the chosen value, from its data.
+  const own = boot.variant.setup.find((s) => s.action === a.type);
+  const label = own ? named(own.label) : S[a.type] || S.choice;
+  const value = own && own.choose ? own.choose.values[a[own.choose.field]] : null;
+  const extra = value ? ` ${named(value.name)}` : "";
+  out.append(`${seatName(frame.seat)}: ${label}${extra} `);
   const tiles = a.tile ? [a.tile] : typeof a.tiles === "string" ? parseTiles(a.tiles) : [];
   for (const t of tiles) out.append(tileEl(t, "mini"));
   return out;

@@ -26,6 +26,12 @@ export function setupMoveText(e) {
   return fmt(named(s.timeout.text), args);
 }
 
+/** A variant move's name (a setup choice), or null for the moves every variant has. */
+export function actionName(type) {
+  const s = setupOfAction(type);
+  return s ? named(s.label) : null;
+}
+
 // ---- the seat's plate and tiles ---------------------------------------------------------
 
 const markOf = (p) => (V.mark && p ? p[V.mark.field] : null);

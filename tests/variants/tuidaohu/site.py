@@ -19,6 +19,7 @@ TABLE_UI = {
         {
             "phase": "lucky_suit",
             "action": "lucky_suit",
+            "label": t("选幸运花色", "Picks a lucky suit"),
             "choose": {"field": "suit", "keys": ["m", "p", "s"], "values": SUITS},
             "prompt": t("选一门幸运花色", "Choose your lucky suit"),
             "waiting": t("等待其他玩家选幸运花色", "Waiting for the others' lucky suits"),

@@ -21,6 +21,7 @@ TABLE_UI = {
         {
             "phase": "exchange",
             "action": "exchange",
+            "label": t("换三张", "Passes three tiles"),
             # Tiles picked in the hand, sent as the action whose ``tiles`` are those three.
             "pick": {"count": 3, "field": "tiles"},
             "prompt": t(
@@ -43,6 +44,7 @@ TABLE_UI = {
         {
             "phase": "ding_que",
             "action": "ding_que",
+            "label": t("定缺", "Gives up a suit"),
             # One button per offered value of ``suit``; the number keys pick them in order.
             "choose": {"field": "suit", "keys": ["m", "p", "s"], "values": SUITS},
             "prompt": t("请定缺：选择要打缺的花色", "Choose the suit you will give up"),
