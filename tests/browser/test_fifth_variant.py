@@ -114,4 +114,7 @@ def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screen
     verdict = page.locator("#verify-result")
     expect(verdict).to_have_attribute("data-state", "done", timeout=20000)
     expect(verdict).to_have_attribute("data-ok", "true")
+    # Its replay names its own move from its data: step 1 is a seat's lucky suit.
+    page.locator("#rp-forward").click()
+    expect(page.locator(".rp-move")).to_contain_text(re.compile(r"Picks a lucky suit \w+"))
     assert errors == []
