@@ -379,10 +379,10 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
 
 
 def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
-    """Where the rules give the last player a countdown (``auto_ready_seconds``, Ningbo),
+    """Where the variant gives the last player a countdown (``Variant.ready_countdown``),
     start it once everyone else is ready: the hand then starts without them waiting.
     ``seats``: as they are now (room locked)."""
-    seconds = room.rules.get("auto_ready_seconds")
+    seconds = get_variant(room.variant).ready_countdown(room.rules)
     if not seconds or any(s.user_id is None for s in seats):
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:

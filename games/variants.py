@@ -1,60 +1,61 @@
-"""How the site names and describes the four variants.
+"""How the site names and describes the variants, read off the registered variant objects.
 
-Presentation only: the rules themselves live in games/rules/ under the same keys. A
-variant is *playable* once the engine registers it; until then the site shows it as
-coming, never as offered.
+Each variant carries its own names, description and what its table shows
+(games/rules/variants/<key>/); the site lists what the registry lists, in the variants'
+own order, so a new rule set appears on every page by registering itself.
 """
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import get_language
+
+from games.rules import available, get_variant
+from games.rules.variants import UnknownVariant
+
+
+def lang() -> str:
+    """The reader's language as the variants' texts are keyed: "zh-hans" or "en"."""
+    return "en" if (get_language() or "").startswith("en") else "zh-hans"
 
 
 @dataclass(frozen=True)
 class VariantInfo:
     key: str
-    name: Promise
-    description: Promise
+    names: dict[str, str]
+    descriptions: dict[str, str]
 
     @property
-    def playable(self) -> bool:
-        from games.rules import available
+    def name(self) -> str:
+        return self.names[lang()]
 
-        return any(v.key == self.key for v in available())
+    @property
+    def description(self) -> str:
+        return self.descriptions[lang()]
 
 
-VARIANTS: tuple[VariantInfo, ...] = (
-    VariantInfo(
-        key="sichuan",
-        name=_("Sichuan Blood Battle"),
-        description=_(
-            "Play on until three players have won. Only three suits, no honours; "
-            "declare a missing suit and never keep it."
-        ),
-    ),
-    VariantInfo(
-        key="hangzhou",
-        name=_("Hangzhou"),
-        description=_(
-            "A fast self-draw game: a tile turned up from the wall names the "
-            "Cai Shen wild tiles, which stand in for anything."
-        ),
-    ),
-    VariantInfo(
-        key="guangzhou",
-        name=_("Guangzhou"),
-        description=_(
-            "Cantonese fan counting with a cap (bao hu); chow, pung and kong, "
-            "and several players may win on one discard."
-        ),
-    ),
-    VariantInfo(
-        key="ningbo",
-        name=_("Ningbo"),
-        description=_(
-            "Eight flowers, a Bai Da wild tile and tai counting: flowers, "
-            "winds and patterns add up before the hand is paid."
-        ),
-    ),
-)
+def _info(v) -> VariantInfo:
+    return VariantInfo(
+        key=v.key,
+        names={"zh-hans": v.name_zh, "en": v.name_en},
+        descriptions={"zh-hans": v.description_zh, "en": v.description_en},
+    )
+
+
+def listed_variants() -> list[VariantInfo]:
+    """Every variant players can choose, in the site's order."""
+    return [_info(v) for v in available()]
+
+
+def variant_info(key: str) -> VariantInfo | None:
+    """A registered variant's names (listed or not), or None for an unknown key."""
+    try:
+        return _info(get_variant(key))
+    except UnknownVariant:
+        return None
+
+
+def variant_name(key: str) -> str:
+    info = variant_info(key)
+    return info.name if info else key

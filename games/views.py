@@ -10,19 +10,18 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from games import late, selectors, services, throttles
 from games.models import Hand, Room
-from games.option_help import option_help
 from games.phrases import phrase_list
 from games.rules import available, get_variant
 from games.talk_words import talk_errors, talk_strings
-from games.variants import VARIANTS
+from games.variants import lang, listed_variants, variant_name
 from reviews.selectors import review_boot
 
 
@@ -42,9 +41,6 @@ def win_strings() -> dict[str, str]:
         "self_draw": _("self-draw"),
         "on_discard": _("on %(name)s's discard"),
         "rob_kong": _("robbed %(name)s's kong"),
-        "fan": _("fan"),
-        "tai": _("tai"),
-        "capped": _("capped"),
     }
 
 
@@ -83,11 +79,6 @@ def ui_strings() -> dict[str, str]:
         "hu": _("Win"),
         "zimo": _("Self-draw win"),
         "pass": _("Pass"),
-        "que_prompt": _("Choose the suit you will give up"),
-        "exchange_prompt": _("Choose three tiles of one suit to pass on"),
-        "exchange_confirm": _("Pass these three"),
-        "exchange_waiting": _("Waiting for the others to choose"),
-        "que_waiting": _("Waiting for the others to choose a suit"),
         "your_turn": _("Your turn: discard a tile"),
         "claim_prompt": _("A tile you can claim"),
         "turn_of": _("%(name)s to play"),
@@ -100,10 +91,6 @@ def ui_strings() -> dict[str, str]:
         **win_strings(),
         "transfers": _("Payments"),
         "no_transfers": _("No payments"),
-        "end_checks": _("End-of-wall checks"),
-        "hua_zhu": _("Flower pig (花猪)"),
-        "ready_hand": _("Ready hand (听牌)"),
-        "not_ready_hand": _("Not ready (未听)"),
         "hand_deltas": _("This hand"),
         "totals": _("Running totals"),
         "rating": _("Rating"),
@@ -115,11 +102,6 @@ def ui_strings() -> dict[str, str]:
         "back_to_club": _("Back to the club"),
         "next_hand_in": _("Next hand starts in %(s)s s"),
         "feed": _("Payments this hand"),
-        "tiles_passed_dir": _("Tiles passed %(dir)s"),
-        "clockwise": _("clockwise"),
-        "counterclockwise": _("counter-clockwise"),
-        "across": _("across"),
-        "missing": _("Missing suit"),
         "error": _("Error"),
         "keys": _("Keys: H win · P pung · G kong · Space/Esc pass · ←/→ + Enter discard"),
         "winds": _("ESWN"),
@@ -153,31 +135,22 @@ def ui_strings() -> dict[str, str]:
         "indicator": _("Indicator"),
         "flowers": _("Flowers"),
         "starts_in": _("The hand starts in %(s)s s, ready or not"),
-        "win_refused_min": _("a win here would have %(tai)s tai; at least %(min)s are needed"),
         "win_refused_other": _("this win is not allowed here"),
         "prevailing": _("Round wind %(wind)s"),
         "wilds": _("Wild tiles"),
         "wild": _("wild"),
         "streak": _("Dealer's hand %(n)s in a row"),
-        "streak_factor_help": _("What the dealer's streak multiplies payments by"),
-        "dealer_factor": _("Dealer pays and gets ×%(n)s"),
         "how_computed": _("How this was computed"),
         "sec_unit": _("s"),
-        "que_m": _("C"),
-        "que_p": _("D"),
-        "que_s": _("B"),
         "auto_tag": _("Auto"),
         "running_total": _("Running total"),
         "last_discard": _("the latest discard"),
         "discard_keeps_ready": _("discarding it leaves you ready (%(n)s waits)"),
         "tap_won": _("You have won this hand; the others play on."),
-        "tap_que_first": _("Discard your %(suit)s first: it is your missing suit."),
         "tap_not_allowed": _("You cannot discard that tile now."),
-        "tap_choose_que": _("First choose the suit you will give up (the buttons above)."),
         "tap_answer_claim": _("First answer the offer above (claim or pass)."),
         "tap_hand_over": _("This hand is over."),
         "tap_not_your_turn": _("Not your turn yet."),
-        "tap_three_only": _("Three tiles are picked: tap one to put it back first."),
         "left_n": _("×%(n)s"),
         "unseen_n": _("%(n)s not seen"),
         "hint_ready": _("Ready (听) — wins on:"),
@@ -201,8 +174,6 @@ def ui_strings() -> dict[str, str]:
         "call_zimo": _("Self-draw!"),
         "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
         "auto_pass": _("Time ran out: you passed."),
-        "auto_que": _("Time ran out: %(suit)s was chosen as your missing suit."),
-        "auto_exchange": _("Time ran out: three tiles were passed on for you."),
         "auto_move": _("Time ran out: a move was played for you."),
         "quick_play": _("Quick play"),
         "more_rules": _("More rules"),
@@ -224,6 +195,11 @@ def ui_strings() -> dict[str, str]:
     }
 
 
+def variant_errors(variant) -> dict[str, str]:
+    """A variant's own rejection codes in the reader's language (its site data)."""
+    return {code: text[lang()] for code, text in variant.site_data()["errors"].items()}
+
+
 def error_messages() -> dict[str, str]:
     """Refusal codes in the reader's language; the API's ``detail`` stays the fallback."""
     return {
@@ -236,7 +212,6 @@ def error_messages() -> dict[str, str]:
             "The spectator delay is 0 to 300 seconds, and not less than the club preset's."
         ),
         "bad_rules": _("One of the house rules has a value it cannot take."),
-        "chi_zhang_da_zhang": _("After this chow you may not discard that tile (吃张打张)."),
         "bad_request": _("The form was not filled in correctly."),
         "unknown_variant": _("That rule set is not available yet."),
         "bad_variant": _("This club's rule preset is for another rule set."),
@@ -272,7 +247,6 @@ def error_messages() -> dict[str, str]:
         "not_your_turn": _("Not your turn yet."),
         "out": _("You have won this hand; the others play on."),
         "tile_not_held": _("You do not hold that tile."),
-        "que_first": _("Discard your missing suit first."),
         "illegal": _("That move is not allowed now."),
         "hand_over": _("This hand is over."),
         "already_left": _("You have already left this hand."),
@@ -285,7 +259,7 @@ def error_messages() -> dict[str, str]:
 
 
 def home(request):
-    return render(request, "games/home.html", {"variants": VARIANTS})
+    return render(request, "games/home.html", {"variants": listed_variants()})
 
 
 @ensure_csrf_cookie
@@ -296,7 +270,7 @@ def lobby(request):
         {
             "ui_strings": {**ui_strings(), "errors": error_messages()},
             "choice_names": choice_names(),
-            "option_help": option_help(),
+            "main_rules": {v.key: v.site_data()["main_rules"] for v in available()},
         },
     )
 
@@ -320,11 +294,12 @@ def room(request, pk):
         "seat": seat,
         "patterns": variant.pattern_names(),
         "reasons": variant.reason_names(),
-        "unit": variant.score_unit,
         "winds": variant.plays_winds,
+        # What only this variant shows (setup phases, marks, result line …), as data.
+        "variant": variant.site_data(),
         "choices": choice_names(),
         "strings": {**ui_strings(), **talk_strings()},
-        "errors": {**error_messages(), **talk_errors()},
+        "errors": {**error_messages(), **variant_errors(variant), **talk_errors()},
         "phrases": phrase_list(),
         # Where "back" leads: a club's table back to its club.
         "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
@@ -332,7 +307,12 @@ def room(request, pk):
     hands = selectors.room_hands(room)
     if seat is None and room.spectator_delay:  # a spectator: the hands ended by then
         hands = [h for h in hands if h["ended_at"] <= late.cutoff(room.spectator_delay)]
-    return render(request, "games/room.html", {"room": room, "boot": boot, "hands": hands})
+    help_lines = [line[lang()] for line in boot["variant"]["help"]]
+    return render(
+        request,
+        "games/room.html",
+        {"room": room, "boot": boot, "hands": hands, "variant_help": help_lines},
+    )
 
 
 def replay_strings() -> dict[str, str]:
@@ -418,17 +398,18 @@ def hand(request, pk):
     if record is None:
         return render(request, "games/hand_private.html", {"hand": hand, "no_record": True})
     over = hand.status == Hand.Status.ENDED
-    lang = "en" if (get_language() or "").startswith("en") else "zh-hans"
-    names = [p["bot_names"][lang] if p["bot_names"] else p["name"] for p in record["players"]]
+    names = [p["bot_names"][lang()] if p["bot_names"] else p["name"] for p in record["players"]]
     boot = {
         "hand_id": hand.pk,
         "over": over,
         "record": record,
         "frames_url": f"/api/hands/{hand.pk}/frames/",
+        # The variant's deal as data, for the verify panel's re-deal (no secret in it).
+        "deal": variant.deal_procedure(variant.options.resolve_stored(record["rules"])),
         "patterns": variant.pattern_names(),
         "reasons": variant.reason_names(),
-        "unit": variant.score_unit,
         "winds": variant.plays_winds,
+        "variant": variant.site_data(),
         "strings": replay_strings(),
         # The review (复盘) panel: its own app, shown to whoever may see the replay.
         "review": review_boot(hand, request.user) if over else None,
@@ -441,7 +422,7 @@ def hand(request, pk):
             "record": record,
             "over": over,
             "player_names": names,
-            "variant_name": next((v.name for v in VARIANTS if v.key == hand.variant), hand.variant),
+            "variant_name": variant_name(hand.variant),
             "boot": boot,
         },
     )

@@ -7,14 +7,9 @@ from datetime import datetime
 
 from django.db.models import BooleanField, Case, QuerySet, Value, When
 
-from games.variants import VARIANTS, VariantInfo
+from games.variants import VariantInfo, listed_variants, variant_info
 from leaderboards.models import ClubRating, Rating, RatingChange
 from leaderboards.rating import PROVISIONAL_SIGMA, display_change, display_rating
-
-
-def variant_info(key: str) -> VariantInfo | None:
-    """The variant a board may be shown for (all presented variants, playable or not)."""
-    return next((v for v in VARIANTS if v.key == key), None)
 
 
 def _variant_name(key: str):
@@ -101,9 +96,9 @@ class BoardSummary:
 
 
 def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
-    """One entry per presented variant: how many are rated and who leads."""
+    """One entry per listed variant: how many are rated and who leads."""
     summaries = []
-    for info in VARIANTS:
+    for info in listed_variants():
         players = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False).count()
         summaries.append(
             BoardSummary(

@@ -38,7 +38,7 @@ def board(request, variant):
             "variant",
             str,
             OpenApiParameter.PATH,
-            description="Variant key: sichuan, hangzhou, guangzhou or ningbo.",
+            description="Variant key, as listed by GET /api/variants/.",
         )
     ],
     responses={

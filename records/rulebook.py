@@ -3,7 +3,7 @@
 Nothing here restates a rule: the scoring items are the variant's own
 (``pattern_names``) with the values its options give them, or scored by the
 variant's own ``score`` on a small example hand; the house options are the
-variant's ``OptionSet`` with their help (``HelpedOption`` or ``games.option_help``).
+variant's ``OptionSet`` with their help (every option is a ``HelpedOption``).
 The example hands below are only shapes to score: a variant that refuses one (or
 scores it as something else) simply shows no example for that item.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.option_help import HELP
 from games.rules import available, get_variant
 from games.rules import tiles as T
 from games.rules.model import WinContext
@@ -118,8 +117,7 @@ def _text(option, value, lang: str, names: dict) -> str:
 
 
 def _help(option, lang: str) -> str:
-    own = getattr(option, "help_en" if lang == "en" else "help_zh", "")
-    return own or str(HELP.get(option.id, ""))
+    return option.help_en if lang == "en" else option.help_zh
 
 
 def _source(option, value, default, preset: dict, chosen: dict) -> str:
@@ -188,7 +186,7 @@ def rule_page(
         "key": variant.key,
         "name": variant.name_en if lang == "en" else variant.name_zh,
         "description": variant.description_en if lang == "en" else variant.description_zh,
-        "unit": variant.score_unit,
+        "unit": variant.site_data()["result"]["unit"][lang],
         "items": items,
         "payments": [r.get(lang, k) for k, r in reasons.items()],
         "options": options,

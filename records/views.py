@@ -15,14 +15,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from games import selectors as game_selectors
 from games import throttles
 from games.models import Room
-from games.variants import VARIANTS
+from games.variants import listed_variants
 from records import rulebook, selectors
 from records.throttles import RecordsReadThrottle
 
@@ -34,7 +34,7 @@ def _lang() -> str:
 
 
 def _variant_names() -> dict:
-    return {v.key: v.name for v in VARIANTS}
+    return {v.key: v.name for v in listed_variants()}
 
 
 def _too_many(request):
@@ -171,16 +171,13 @@ def _preset_layer(version) -> dict:
     return {**version.choices, **pinned}
 
 
-UNITS = {"fan": gettext_lazy("fan"), "tai": gettext_lazy("tai"), "times": gettext_lazy("times")}
-
-
 def rules_index(request):
     if not throttles.allowed(RecordsReadThrottle, request):
         return _too_many(request)
     return render(
         request,
         "rules/index.html",
-        {"variants": [v for v in VARIANTS if v.key in rulebook.listed_keys()]},
+        {"variants": [v for v in listed_variants() if v.key in rulebook.listed_keys()]},
     )
 
 
@@ -203,5 +200,5 @@ def rules(request, variant):
     return render(
         request,
         "rules/rules.html",
-        {"page": page, "room": room, "unit": UNITS.get(page["unit"], page["unit"])},
+        {"page": page, "room": room, "unit": page["unit"]},
     )

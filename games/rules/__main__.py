@@ -224,7 +224,7 @@ in draw order: the deal and the draws take the front, kong and flower replacemen
 back.  Also printed: the commitment (sha256 of the server seed), the dealer (and the dice
 when they chose), the hands as dealt from the front (seat 0 first, 14 to the dealer),
 the indicator and tiles set aside, flowers laid out at the deal, and whatever else the
-variant drew from the stream (e.g. dice, 换三张 direction).  Byte layout:
+variant drew from the stream (e.g. dice, a pass direction).  Byte layout:
 games/rules/README.md."""
 
 

@@ -248,6 +248,9 @@ def awaited(s: HandState) -> list[int]:
 # Applying an action
 
 
+#: the generic flow's names of the three kongs (concealed, added to a pung, from a discard)
+KONG_KINDS = ("an_gang", "mian_xia_gang", "zhi_gang")
+
 _ACTION_KEYS = {
     "discard": {"tile"},
     "gang": {"tile"},

@@ -2,8 +2,8 @@
 //
 // Small pure functions, no DOM: the hand page's verify panel and a Node test (against
 // Python's deal for every variant) both import this module. It follows the byte layout
-// of games/rules/rng.py and the deal of games/rules/engine.py (deal_wall, new_hand) and
-// the variants' wall_tiles / break_wall / on_new_hand, documented in games/rules/README.md:
+// of games/rules/rng.py and the deal of games/rules/engine.py (deal_wall, new_hand); the
+// variant's own steps come from the server as data (below), documented in games/rules/README.md:
 //
 //   commitment = hex(SHA-256(the 32 bytes of the server seed))
 //   block k    = HMAC-SHA256(key = server seed bytes,
@@ -140,67 +140,59 @@ export class SeedStream {
   }
 }
 
-// ---- the variants' walls, as their wall_tiles / break_wall / on_new_hand say ----------
+// ---- the variant's deal, as the server describes it (Variant.deal_procedure) ------------
+//
+// procedure = {tiles, break, after, bonus}: the unshuffled tile set (indices); the break of
+// the shuffled wall (null, or {op: "dice_rotate", wall: n}: two dice, the sum counting from
+// the dealer to the wall of n tiles the deal starts from, the larger die the stacks of two
+// skipped there); the steps drawn after the deal ({op: "below", n}: a number drawn, no tile
+// moves; {op: "indicator", at: "last" | "small_die"}: the indicator set aside from the end
+// of the wall, or 2 × the smaller die from it); the bonus tiles laid out and replaced from
+// the back (null, or {tiles, wild_sets}: a set holding the indicator is wild, not bonus).
 
-const range = (n) => Array.from({ length: n }, (_, i) => i);
-const fourOf = (kinds) => range(kinds).flatMap((t) => [t, t, t, t]);
-const SEASONS = [34, 35, 36, 37];
-const PLANTS = [38, 39, 40, 41];
-const TILES_PER_WALL = 36; // Ningbo: 18 stacks of two per seat
-
-/** How each rule set builds and opens its wall. A rule set missing here is not checked. */
-export const DEALS = {
-  // 108 tiles: the three suits. After the deal, 换三张's direction is drawn (no tile moves).
-  sichuan: {
-    tiles: () => fourOf(27),
-    after: async (deal, rules, stream) => {
-      if (rules.huan_san_zhang) await stream.below(3);
-    },
-  },
-  // 136 tiles; the 财神 indicator is the last tile of the wall after the deal.
-  hangzhou: {
-    tiles: () => fourOf(NUM_KINDS),
-    after: async (deal) => {
-      deal.indicator = deal.wall.pop();
-    },
-  },
-  // 136 tiles; no break, no indicator.
-  guangzhou: { tiles: () => fourOf(NUM_KINDS) },
-  // 144 tiles: the 136 and one of each flower. Two dice break the wall: seat k's wall is
-  // tiles 36k … 36k+35; the sum counts from the dealer to the wall the deal starts from,
-  // the larger die is the stacks skipped there. The smaller die counts stacks from the end
-  // for the indicator, wall[len − 2 × small]. Flowers are replaced from the back (补花),
-  // except the wild ones (a flower indicator makes its set of four wild).
-  ningbo: {
-    tiles: () => [...fourOf(NUM_KINDS), ...range(8).map((i) => 34 + i)],
-    break: async (wall, dealer, stream) => {
-      const [d1, d2] = await stream.dice();
-      const startWall = (dealer + d1 + d2 - 1) % 4;
-      const start = startWall * TILES_PER_WALL + 2 * Math.max(d1, d2);
-      wall.splice(0, wall.length, ...wall.slice(start), ...wall.slice(0, start));
-      return { dice: [d1, d2] };
-    },
-    after: async (deal) => {
-      const small = Math.min(...deal.dice);
-      deal.indicator = deal.wall.splice(deal.wall.length - 2 * small, 1)[0];
-    },
-    bonus: (deal, t) => {
-      if (t < NUM_KINDS) return false;
-      const wildSet = [SEASONS, PLANTS].find((set) => set.includes(deal.indicator));
-      return !(wildSet && wildSet.includes(t));
-    },
+const BREAKS = {
+  async dice_rotate(wall, dealer, stream, step) {
+    const [d1, d2] = await stream.dice();
+    const startWall = (dealer + d1 + d2 - 1) % 4;
+    const start = startWall * step.wall + 2 * Math.max(d1, d2);
+    wall.splice(0, wall.length, ...wall.slice(start), ...wall.slice(0, start));
+    return { dice: [d1, d2] };
   },
 };
 
+const AFTER = {
+  async below(deal, stream, step) {
+    await stream.below(step.n);
+  },
+  async indicator(deal, stream, step) {
+    const at = step.at === "small_die" ? deal.wall.length - 2 * Math.min(...deal.dice)
+      : deal.wall.length - 1;
+    deal.indicator = deal.wall.splice(at, 1)[0];
+  },
+};
+
+function isBonus(bonus, deal, t) {
+  if (!bonus || !bonus.tiles.includes(t)) return false;
+  const wildSet = (bonus.wild_sets || []).find((set) => set.includes(deal.indicator));
+  return !(wildSet && wildSet.includes(t));
+}
+
+function checkProcedure(p) {
+  const known = (step, ops) => step === null || step === undefined || step.op in ops;
+  if (!p || !Array.isArray(p.tiles) || !known(p.break, BREAKS)
+    || !(p.after || []).every((s) => known(s, AFTER))) {
+    throw new Error("this rule set's deal cannot be checked in the browser");
+  }
+}
+
 /**
- * The deal of a hand, from its seeds: what every seat held before the first action.
+ * The deal of a hand, from its seeds and its variant's procedure (the server's data).
  * `matchDealer`: the dealer the match names (null: the dice choose, as for a first hand).
  * Returns {dealer, dice, shuffled, wall (live, after the deal), hands, flowers, indicator}
  * with tiles as indices; hands sorted, flowers sorted.
  */
-export async function deal(variant, rules, seeds, matchDealer = null) {
-  const how = DEALS[variant];
-  if (!how) throw new Error(`no in-browser check for the rule set ${variant}`);
+export async function deal(procedure, seeds, matchDealer = null) {
+  checkProcedure(procedure);
   const stream = new SeedStream(seeds.server_seed, seeds.client_seeds, seeds.hand_number);
   let dealer = matchDealer;
   let dealerDice = null;
@@ -208,10 +200,11 @@ export async function deal(variant, rules, seeds, matchDealer = null) {
     dealerDice = await stream.dice();
     dealer = (dealerDice[0] + dealerDice[1] - 1) % 4;
   }
-  const wall = how.tiles(rules || {});
+  const wall = [...procedure.tiles];
   await stream.shuffle(wall);
   const shuffled = [...wall];
-  const vs = how.break ? await how.break(wall, dealer, stream) : {};
+  const cut = procedure.break;
+  const vs = cut ? await BREAKS[cut.op](wall, dealer, stream, cut) : {};
   const broken = [...wall];
   const hands = [];
   for (let k = 0; k < 4; k++) {
@@ -222,8 +215,8 @@ export async function deal(variant, rules, seeds, matchDealer = null) {
     dealer, dealerDice, dice: vs.dice || null, shuffled, broken, wall, hands,
     flowers: [[], [], [], []], indicator: null,
   };
-  if (how.after) await how.after(out, rules || {}, stream);
-  if (how.bonus) {
+  for (const step of procedure.after || []) await AFTER[step.op](out, stream, step);
+  if (procedure.bonus) {
     // 补花 after the deal: from the dealer on, each bonus tile is laid out and replaced
     // from the back of the wall, until no hand holds one.
     let changed = true;
@@ -232,7 +225,7 @@ export async function deal(variant, rules, seeds, matchDealer = null) {
       for (let k = 0; k < 4; k++) {
         const seat = (dealer + k) % 4;
         const hand = out.hands[seat];
-        for (const t of hand.filter((x) => how.bonus(out, x))) {
+        for (const t of hand.filter((x) => isBonus(procedure.bonus, out, x))) {
           if (!out.wall.length) break;
           hand.splice(hand.indexOf(t), 1);
           out.flowers[seat].push(t);
@@ -295,13 +288,14 @@ export function checkDraws(live, frames) {
 }
 
 /**
- * Check a hand record against its seeds. `seeds` defaults to the record's own (a reader
+ * Check a hand record against its seeds and its variant's deal `procedure` (the server's
+ * data for the record's rules). `seeds` defaults to the record's own (a reader
  * may paste another server seed). `first`: the view of the replay's first frame (every
  * hand face up, as dealt); `frames`: all of them, to check every draw too. Returns
  * {commitment: {ok, expected, computed}, deal: {ok, checked: [...], mismatches: [...]},
  * draws: {ok, draws, mismatch} (with frames), notation} or throws on malformed seeds.
  */
-export async function verify(record, first, seeds = {}, frames = null) {
+export async function verify(record, procedure, first, seeds = {}, frames = null) {
   const serverSeed = seeds.server_seed ?? record.server_seed;
   const clientSeeds = seeds.client_seeds ?? record.client_seeds;
   const handNumber = seeds.hand_number ?? record.hand_number;
@@ -312,7 +306,7 @@ export async function verify(record, first, seeds = {}, frames = null) {
   // The deal's inputs: the match it was dealt under (its dealer null when the dice chose),
   // or, for a hand dealt outside a match, the record's dealer.
   const matchDealer = record.match ? (record.match.dealer ?? null) : record.dealer;
-  const d = await deal(record.variant, record.rules, {
+  const d = await deal(procedure, {
     server_seed: serverSeed, client_seeds: clientSeeds, hand_number: handNumber,
   }, matchDealer);
   const n = dealNotation(d);

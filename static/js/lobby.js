@@ -8,10 +8,9 @@ const LANG = (document.documentElement.lang || "zh-hans").toLowerCase().startsWi
   ? "zh-hans" : "en";
 const $ = (sel) => document.querySelector(sel);
 const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => String(args[k] ?? ""));
-const HELP = JSON.parse(document.getElementById("lobby-help").textContent);
-const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG, help: HELP });
-// Shown outside "More rules": the choice that changes the game most.
-const MAIN_RULES = new Set(["mode"]);
+const ruleUi = ruleForm({ strings: S, choices: CHOICES, lang: LANG });
+// Shown outside "More rules": each variant's choices that change the game most.
+const MAIN_RULES = JSON.parse(document.getElementById("lobby-main-rules").textContent);
 const { named, choiceName, el } = ruleUi;
 let variants = [];
 
@@ -24,7 +23,7 @@ function ruleHighlights(room) {
     if (value === true) out.push(label);
     else if (value === false) out.push(`${label} ✗`);
     else if (value === null) out.push(`${label}: ${S.no_cap}`);
-    else if (id === "mode") out.push(choiceName(id, value));
+    else if ((MAIN_RULES[room.variant] || []).includes(id)) out.push(choiceName(id, value));
     else out.push(`${label}: ${choiceName(id, value)}`);
   }
   return out;
@@ -109,7 +108,7 @@ function renderRules() {
   box.replaceChildren();
   main.replaceChildren();
   if (!v) return;
-  for (const rule of v.rules) (MAIN_RULES.has(rule.id) ? main : box).append(ruleUi.field(rule));
+  for (const rule of v.rules) ((MAIN_RULES[v.key] || []).includes(rule.id) ? main : box).append(ruleUi.field(rule));
 }
 
 function syncTimerControls() {
@@ -137,10 +136,11 @@ async function setupCreate() {
     o.value = v.key;
     select.append(o);
   }
-  // The variant a link asked for (a variant card's "Play"), else the site's first rule set.
+  // The variant a link asked for (a variant card's "Play"), else the site's first rule set
+  // (the server lists them in the site's order).
   const asked = new URLSearchParams(location.search).get("variant");
   if (variants.some((v) => v.key === asked)) select.value = asked;
-  else if (variants.some((v) => v.key === "sichuan")) select.value = "sichuan";
+  else if (variants.length) select.value = variants[0].key;
   select.addEventListener("change", renderRules);
   renderRules();
   $("#opt-private").addEventListener("change", syncTimerControls);
@@ -199,7 +199,7 @@ function setupQuick() {
   }
   const last = lastQuickVariant();
   if (variants.some((v) => v.key === last)) pick.value = last;
-  else if (variants.some((v) => v.key === "sichuan")) pick.value = "sichuan";
+  else if (variants.length) pick.value = variants[0].key;
   b.addEventListener("click", async () => {
     const err = $("#quick-error");
     err.hidden = true;

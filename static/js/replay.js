@@ -63,8 +63,12 @@ function actionEl(frame) {
     return out;
   }
   out.dataset.type = a.type;
-  const extra = a.suit ? ` ${S[a.suit] || a.suit}` : "";
-  out.append(`${seatName(frame.seat)}: ${S[a.type] || S.choice}${extra} `);
+  // A variant's own move (a setup choice): its label and the chosen value, from its data.
+  const own = boot.variant.setup.find((s) => s.action === a.type);
+  const label = own ? named(own.label) : S[a.type] || S.choice;
+  const value = own && own.choose ? own.choose.values[a[own.choose.field]] : null;
+  const extra = value ? ` ${named(value.name)}` : "";
+  out.append(`${seatName(frame.seat)}: ${label}${extra} `);
   const tiles = a.tile ? [a.tile] : typeof a.tiles === "string" ? parseTiles(a.tiles) : [];
   for (const t of tiles) out.append(tileEl(t, "mini"));
   return out;
@@ -118,10 +122,14 @@ function seatEl(view, k, frame) {
   return box;
 }
 
+// How the variant counts a win's items (its data): added in its unit, or multiplied (×).
+const MULTIPLIES = boot.variant.result.combine === "times";
+const UNIT = named(boot.variant.result.unit);
+
 function itemText(it) {
   const name = named(boot.patterns[it.id]) || it.id;
-  if (boot.unit === "times") return `${name} ×${it.value}`;
-  return `${name} ${it.value}${S[boot.unit] || S.fan}`;
+  if (MULTIPLIES) return `${name} ×${it.value}`;
+  return `${name} ${it.value}${UNIT}`;
 }
 
 function winEl(w) {
@@ -141,8 +149,7 @@ function winEl(w) {
     s.dataset.pattern = it.id;
     items.append(s);
   }
-  const unit = boot.unit === "times" ? "×" : "";
-  items.append(el("strong", "result-total", `${unit}${w.total}${unit ? "" : S[boot.unit] || S.fan}`));
+  items.append(el("strong", "result-total", MULTIPLIES ? `×${w.total}` : `${w.total}${UNIT}`));
   sec.append(items);
   return sec;
 }
@@ -284,7 +291,8 @@ async function runVerify() {
   }
   let res;
   try {
-    res = await verify(record, frames[0] ? frames[0].view : null, { server_seed: seed },
+    const first = frames[0] ? frames[0].view : null;
+    res = await verify(record, boot.deal, first, { server_seed: seed },
       frames.length ? frames : null);
   } catch (e) {
     out.dataset.state = "error";

@@ -2,7 +2,7 @@
 // The lobby's create form, the club preset editor and a club room's form all render
 // the same fields through this module; the server validates whatever they send.
 
-export function ruleForm({ strings, choices, lang, help = {} }) {
+export function ruleForm({ strings, choices, lang }) {
   const named = (obj) => (obj ? obj[lang] || obj["zh-hans"] || obj.en : "");
 
   function el(tag, cls, text) {
@@ -18,9 +18,9 @@ export function ruleForm({ strings, choices, lang, help = {} }) {
     return String(value);
   }
 
-  /** A rule's one line of help: the variant's own when it carries one, else the site's. */
+  /** A rule's one line of help, as its variant declares it. */
   function helpText(rule) {
-    return named(rule.help) || help[rule.id] || "";
+    return named(rule.help) || "";
   }
 
   function withHelp(wrap, rule, input) {

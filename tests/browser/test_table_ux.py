@@ -40,6 +40,19 @@ def strings(page: Page) -> dict:
     )
 
 
+def variant_text(page: Page, *path: str) -> str:
+    """A text of the variant's served data (``boot.variant``), in the page's language."""
+    return page.evaluate(
+        """(path) => {
+            let v = JSON.parse(document.getElementById('table-boot').textContent).variant;
+            for (const k of path) v = v[k];
+            return document.documentElement.lang.toLowerCase().startsWith('zh')
+              ? v['zh-hans'] : v.en;
+        }""",
+        list(path),
+    )
+
+
 def table_state(page: Page) -> dict:
     return page.evaluate("() => window.__table.state")
 
@@ -175,7 +188,9 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
 
     # A tap on a tile that may not go yet says why (the 定缺 suit first).
     page.locator(f'#my-hand .tile[data-tile="{other}"]').click()
-    toast = page.locator(".toast", has_text=S["tap_que_first"].replace("%(suit)s", S["s"]))
+    first = variant_text(page, "mark", "first")
+    suit = variant_text(page, "mark", "values", "s", "name")
+    toast = page.locator(".toast", has_text=first.replace("%(suit)s", suit))
     expect(toast).to_be_visible()
     assert "locked" in page.locator(f'#my-hand .tile[data-tile="{other}"]').get_attribute("class")
 
@@ -369,8 +384,7 @@ def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
     page.locator("#btn-ready").click()
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
     expect(page.locator("#timer .timer-n")).to_be_visible()  # our clock is shown, labelled
-    S = strings(page)
-    words = S["auto_que"].split("%(suit)s")[0].strip()
+    words = variant_text(page, "setup", "1", "timeout", "text").split("%(suit)s")[0].strip()
     expect(page.locator(".toast", has_text=words)).to_be_visible(timeout=10_000)
     assert table_state(page)["players"][table_state(page)["seat"]]["que"] is not None
     context.close()

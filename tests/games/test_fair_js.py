@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import DealSeeds, available, new_hand
+from games.rules import DealSeeds, available, get_variant, new_hand
 from games.rules import tiles as T
 from games.rules.engine import deal_wall
 from games.rules.match import MatchState
@@ -63,8 +63,14 @@ def python_deal(variant: str, rules: dict, seeds: DealSeeds, dealer: int | None)
     }
 
 
+def procedure(variant: str, rules: dict) -> dict:
+    """The variant's deal as the hand page serves it."""
+    v = get_variant(variant)
+    return v.deal_procedure(v.resolve_options(rules))
+
+
 def case(variant, rules, seeds: DealSeeds, dealer):
-    return {"variant": variant, "rules": rules, "seeds": seeds.to_json(), "dealer": dealer}
+    return {"procedure": procedure(variant, rules), "seeds": seeds.to_json(), "dealer": dealer}
 
 
 def check(module, cases):
@@ -115,7 +121,7 @@ def test_fair_js_refuses_malformed_seeds(fair_module):
     bad = DealSeeds.for_test(1).to_json() | {"server_seed": "AB" * 32}
     out = subprocess.run(
         [NODE, str(SCRIPT), str(fair_module)],
-        input=json.dumps([{"variant": VARIANTS[0], "rules": {}, "seeds": bad, "dealer": 0}]),
+        input=json.dumps([case(VARIANTS[0], {}, DealSeeds.for_test(1), 0) | {"seeds": bad}]),
         capture_output=True,
         text=True,
         timeout=60,
@@ -149,7 +155,8 @@ def played(variant: str, n: int) -> dict:
     match = MatchState(dealer=None if n % 2 else n % 4)
     _, log = play_hand(variant, {}, seeds, match=match, check=False)
     record = make_record(variant, {}, seeds, None, match, log, over=True)
-    return json.loads(json.dumps({"record": record, "frames": frames(record)}))
+    out = {"record": record, "frames": frames(record), "procedure": procedure(variant, {})}
+    return json.loads(json.dumps(out))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -12,14 +12,14 @@ from games.rules.evaluate import evaluate
 from games.rules.model import WinContext
 from games.rules.options import OptionsError
 from games.rules.variants import get_variant
-from games.rules.variants.guangzhou_fan import (
+from games.rules.variants.guangzhou.fan import (
     Payment,
     pattern_names,
     score,
     win_payments,
     win_value,
 )
-from games.rules.variants.guangzhou_options import DEFAULT_FAN, GUANGZHOU_OPTIONS
+from games.rules.variants.guangzhou.options import DEFAULT_FAN, GUANGZHOU_OPTIONS
 
 
 def gz(hand, win, win_type="discard", *, melds=(), flags=(), rules=None, **kw):

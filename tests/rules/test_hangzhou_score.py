@@ -23,8 +23,8 @@ from games.rules import analysis as A
 from games.rules import tiles as T
 from games.rules.model import WIN_TYPES, Meld, WinContext
 from games.rules.options import OptionsError
-from games.rules.variants.hangzhou_options import HANGZHOU_OPTIONS, STREAK_FACTORS
-from games.rules.variants.hangzhou_score import (
+from games.rules.variants.hangzhou.options import HANGZHOU_OPTIONS, STREAK_FACTORS
+from games.rules.variants.hangzhou.score import (
     BAI_BAN,
     PATTERNS,
     PING_HU,

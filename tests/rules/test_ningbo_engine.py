@@ -341,7 +341,7 @@ def test_the_first_dealer_is_random_and_leaving_ends_the_match():
     assert m.dealer is None
     dealers = {new_hand("ningbo", None, DealSeeds.for_test(n), match=m).dealer for n in range(12)}
     assert dealers == {0, 1, 2, 3}
-    assert NB.leave_ends_match is True and NB.plays_winds and NB.score_unit == "tai"
+    assert NB.leave_ends_match is True and NB.plays_winds and NB.site_data()["result"]["base"] == 1
     assert NB.resolve_options(None).auto_ready_seconds == 15
 
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from games.rules import tiles as T
 from games.rules.model import Meld, WinContext
 from games.rules.variants import get_variant
-from games.rules.variants import ningbo_tai as nt
-from games.rules.variants.ningbo_options import TAI_DEFAULTS
+from games.rules.variants.ningbo import tai as nt
+from games.rules.variants.ningbo.options import TAI_DEFAULTS
 
 NINGBO = get_variant("ningbo")
 

@@ -87,6 +87,12 @@ def test_house_rules_resolve_validate_and_describe():
             "max": {"zh-hans": "按最大番", "en": "The best reading"},
             "min": {"zh-hans": "按最小番", "en": "The least reading"},
         },
+        # Its one line of help, carried by the option like every variant's.
+        "help": {
+            "zh-hans": "流局时，没听牌的玩家按听牌者可能的最大或最小番数赔付。",
+            "en": "When the wall runs out, players not ready pay the ready ones their best or "
+            "their least possible hand.",
+        },
     }
     json.dumps(v.options.describe())
 

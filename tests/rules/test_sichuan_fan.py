@@ -13,7 +13,7 @@ import pytest
 from games.rules import tiles as T
 from games.rules.model import Meld, WinContext
 from games.rules.variants import get_variant
-from games.rules.variants.sichuan_fan import (
+from games.rules.variants.sichuan.fan import (
     ADDITIONS,
     BASE_PATTERNS,
     PATTERNS,

@@ -28,6 +28,8 @@ class Variant:
     options: OptionSet
     #: offered to players (a test-only variant is registered unlisted)
     listed: bool = True
+    #: where the site lists it (the first listed is the lobby's default)
+    order: int = 100
 
     #: chow claims allowed (next player only)
     allows_chow: bool = False
@@ -40,6 +42,11 @@ class Variant:
     #: a player leaving (or the room closing) ends the match, not just the hand; the
     #: room (outside the engine) acts on it
     leave_ends_match: bool = False
+
+    def ready_countdown(self, rules: dict) -> int | None:
+        """Seconds the last player not ready gets before the next hand starts anyway, from
+        a room's stored rules (None: the room waits); the room (outside the engine) acts on it."""
+        return None
 
     def resolve_options(self, *layers) -> Options:
         return self.options.resolve(*layers)
@@ -275,8 +282,6 @@ class Variant:
         """A win's value written out for players: ``{"zh-hans", "en", "value"}`` or None."""
         return None
 
-    #: how a win's items combine, for people: "fan" or "tai" (added) or "times" (multiplied)
-    score_unit: str = "fan"
     #: seat and prevailing winds count in scoring (the table shows the round's wind)
     plays_winds: bool = False
 
@@ -287,6 +292,49 @@ class Variant:
     def reason_names(self) -> dict[str, dict[str, str]]:
         """Display names of the transfer reasons this variant's money uses."""
         return dict(self.SHARED_REASONS)
+
+    # --- what the site shows (served to the browser as data) ---------------------------
+    #: the table page's extras for this variant (its ``site.py``), texts ``{"zh-hans", "en"}``:
+    #: ``setup`` (one entry per setup phase: its action and its ``label``, a ``choose`` of buttons
+    #: or a ``pick`` of tiles, prompts, the timeout event's words), ``mark`` (a per-seat view field
+    #: shown as a badge, whose suit's tiles are marked and go first), ``note`` (a view field said
+    #: until play starts), ``refusals`` (a refused win's words by its ``refused``), ``result`` (the
+    #: unit, ``combine`` "add" or "times", the ``base`` a hand is worth before its items,
+    #: ``capped``), ``end_checks`` (settlement details shown at the end), ``errors`` (the words for
+    #: its rejection codes), ``help`` (how-to-play lines) and ``main_rules`` (option ids shown up
+    #: front: in the create form outside "More rules", a table's value unlabelled), ``badge`` (a
+    #: view field shown beside the dealer's streak: ``field``, ``text``, ``help``).
+    table_ui: dict = {}
+
+    def site_data(self) -> dict:
+        """``table_ui`` with every part present (the generic defaults where it has none)."""
+        return {
+            "key": self.key,
+            "name": {"zh-hans": self.name_zh, "en": self.name_en},
+            "setup": [],
+            "mark": None,
+            "note": None,
+            "refusals": {},
+            "result": {"unit": {"zh-hans": "番", "en": "fan"}, "combine": "add", "base": 0},
+            "end_checks": None,
+            "errors": {},
+            "help": [],
+            "main_rules": [],
+            "badge": None,
+            **self.table_ui,
+        }
+
+    def deal_procedure(self, opts: Options) -> dict:
+        """The deal as data, for the browser's fairness check (``static/js/fair.js``): the
+        unshuffled ``tiles``; the ``break`` of the shuffled wall (None, or ``{"op":
+        "dice_rotate", "wall": n}``: two dice, start = n × ((dealer + d1 + d2 − 1) mod 4) +
+        2 × max); the ``after`` steps drawn after the deal (``{"op": "below", "n": n}``,
+        ``{"op": "indicator", "at": "last" | "small_die"}``); ``bonus`` tiles laid out and
+        replaced from the back (None, or ``{"tiles": [...], "wild_sets": [[...], ...]}``:
+        a set holding the indicator is wild, not bonus).  It must say exactly what
+        ``wall_tiles``, ``break_wall``, ``on_new_hand`` and ``is_bonus`` do
+        (``tests/games/test_fair_js.py`` deals both ways)."""
+        return {"tiles": self.wall_tiles(opts), "break": None, "after": [], "bonus": None}
 
     # --- the next hand ----------------------------------------------------------------
     def next_dealer(self, state) -> int | None:

@@ -1,16 +1,22 @@
 """The registry of variants by stable key.
 
-It imports the variant modules only when a key is first looked up, and
-nothing in the engine imports it back, so there is no import cycle between
-the engine, the variant interface and the variants.
+Every folder (package) beside this module is a variant that registers itself when
+imported: adding one is adding its folder.  They are imported only when a key is first
+looked up, and nothing in the engine imports this back, so there is no import cycle
+between the engine, the variant interface and the variants.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from pathlib import Path
 
-#: the modules that register a variant when imported
-MODULES = ("sichuan", "hangzhou", "guangzhou", "ningbo")
+
+def _variant_packages() -> list[str]:
+    """The variant folders beside this module, by name."""
+    here = str(Path(__file__).resolve().parent)
+    return sorted(m.name for m in pkgutil.iter_modules([here]) if m.ispkg)
 
 
 class UnknownVariant(ValueError):
@@ -29,7 +35,7 @@ def register(variant):
 def _load() -> None:
     global _loaded
     if not _loaded:
-        for name in MODULES:  # a module being imported already is simply returned
+        for name in _variant_packages():  # one being imported already is simply returned
             importlib.import_module(f"{__package__}.{name}")
         _loaded = True
 
@@ -46,6 +52,8 @@ def get_variant(key: str):
 
 
 def available() -> list:
-    """Every variant players can choose (tests may register others, marked ``listed=False``)."""
+    """Every variant players can choose, in the site's order (``Variant.order``, then key);
+    tests may register others, marked ``listed=False``."""
     _load()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY) if _REGISTRY[k].listed]
+    listed = [v for v in _REGISTRY.values() if v.listed]
+    return sorted(listed, key=lambda v: (v.order, v.key))

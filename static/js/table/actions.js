@@ -12,7 +12,7 @@ import { socket } from "./socket.js";
 import { renderMine } from "./hand.js";
 import { setAuto } from "./tools.js";
 import {
-  buildSetup, discardOrderRefusal, pick, picking, refusedWin, setupKey, setupNote,
+  actionName, buildSetup, discardOrderRefusal, pick, picking, refusedWin, setupKey, setupNote,
   setupTapRefusal,
 } from "./variant_ui.js";
 
@@ -106,7 +106,7 @@ export function act(index) {
   }
   table.pending = true;
   table.selected = null;
-  table.exchangeSel.clear();
+  table.picked.clear();
   renderMine();
   renderActions();
 }
@@ -115,7 +115,8 @@ function actionLabel(a) {
   if (a.type === "hu") {
     return table.state.phase === "play" && table.state.turn === table.mySeat ? S.zimo : S.hu;
   }
-  return { peng: S.peng, gang: S.gang, chi: S.chi, pass: S.pass }[a.type] || a.type;
+  return { peng: S.peng, gang: S.gang, chi: S.chi, pass: S.pass }[a.type] || actionName(a.type)
+    || a.type;
 }
 
 export function renderActions() {

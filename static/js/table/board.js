@@ -7,7 +7,7 @@ import {
 import { $, el } from "./ui.js";
 import { flowersEl, meldEl, renderMine } from "./hand.js";
 import { renderActions } from "./actions.js";
-import { queBadge } from "./variant_ui.js";
+import { queBadge, stateBadge } from "./variant_ui.js";
 
 function plateEl(k) {
   const { state, room, settled } = table;
@@ -167,10 +167,11 @@ function renderTableInfo() {
   const parts = [];
   if (boot.winds) parts.push(fmt(S.prevailing, { wind: S.winds[m.prevailing || 0] }));
   if (m.streak > 1) parts.push(fmt(S.streak, { n: m.streak }));
-  if (state.streak_factor) parts.push(fmt(S.dealer_factor, { n: state.streak_factor }));
+  const badge = stateBadge(state);
+  if (badge) parts.push(badge.text);
   streak.textContent = parts.join(" · ");
   streak.hidden = !parts.length;
-  if (state.streak_factor) streak.title = S.streak_factor_help;
+  if (badge) streak.title = badge.help;
 }
 
 export function renderState() {

@@ -58,13 +58,13 @@ function onState(d, v) {
   if (!prev || d.hand !== prev.hand) {
     table.selected = null;
     table.lastDiscard = null;
-    table.exchangeSel.clear();
+    table.picked.clear();
     if (table.handEnd && table.handEnd.hand < d.hand) {
       if ($("#result").open) toast(fmt(S.hand_started, { n: d.hand }), "info");
       closeResult();
     }
   }
-  if (prev && prev.phase !== d.phase) table.exchangeSel.clear();
+  if (prev && prev.phase !== d.phase) table.picked.clear();
   // The first state after we sent an action settles it (ours, or another that beat it,
   // and then ours comes back refused): a move of our seat in any other state was not
   // sent by us: the clock ran out and the server played it.

@@ -6,7 +6,7 @@ import {
 } from "./state.js";
 import { $, el, patch } from "./ui.js";
 import { onTileClick } from "./actions.js";
-import { picking, tileMark } from "./variant_ui.js";
+import { picking, scoreUnit, tileMark } from "./variant_ui.js";
 
 export function meldEl(m) {
   const g = el("span", `meld meld-${m.kind}${m.concealed ? " meld-concealed" : ""}`);
@@ -46,7 +46,7 @@ function waitsEl(waits) {
     item.dataset.tile = w.tile;
     item.dataset.left = w.left;
     item.append(tileEl(w.tile, "mini"), el("small", "wait-left", fmt(S.left_n, { n: w.left })));
-    item.title = `${tileName(w.tile)}: ${fmt(S.unseen_n, { n: w.left })} · ${w.fan}${S.fan}`;
+    item.title = `${tileName(w.tile)}: ${fmt(S.unseen_n, { n: w.left })} · ${w.fan}${scoreUnit()}`;
     box.append(item);
   }
   return box;
@@ -112,7 +112,7 @@ function buildMine(handBox, meldBox) {
   }
   if (p.won) handBox.dataset.won = "1";
   const legal = legalDiscards();
-  const exchanging = picking() && !table.pending;
+  const pickable = picking() && !table.pending;
   const { tiles, drawn } = myTiles();
   const all = drawn ? [...tiles, drawn] : tiles;
   all.forEach((t, i) => {
@@ -125,14 +125,14 @@ function buildMine(handBox, meldBox) {
       tEl.dataset.legal = "discard";
       tEl.classList.add("playable");
       tEl.tabIndex = 0;
-    } else if (exchanging) {
-      tEl.dataset.legal = "exchange";
+    } else if (pickable) {
+      tEl.dataset.legal = "pick";
       tEl.classList.add("playable");
     } else if (legal.size) {
       tEl.classList.add("locked");
     }
     if (table.selected === i) tEl.classList.add("selected");
-    if (table.exchangeSel.has(i)) tEl.classList.add("selected");
+    if (table.picked.has(i)) tEl.classList.add("selected");
     const after = readyAfter(t);
     if (after && legal.has(t)) {
       tEl.classList.add("keeps-ready");

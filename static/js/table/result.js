@@ -10,6 +10,9 @@ import { transferLine } from "./board.js";
 import { sendReady } from "./actions.js";
 import { endChecksEl, itemsLine, itemText } from "./variant_ui.js";
 
+// Payments to a winner that belong to its win though not made by it (the variant's data).
+const winReasons = boot.variant.result.win_reasons || [];
+
 function winDescription(w) {
   if (w.win_type === "self_draw") return S.self_draw;
   if (w.win_type === "rob_kong") return fmt(S.rob_kong, { name: seatName(w.from) });
@@ -77,7 +80,7 @@ function winSection(w, transfers, how, winPaid) {
   sec.append(items);
   // In words first (the patterns, who paid whom); the algebra folded beneath.
   const paid = transfers.filter((t) => t.win === w.order
-    || (t.reason === "gang_shang_pao" && t.to === w.seat));
+    || (winReasons.includes(t.reason) && t.to === w.seat));
   if (paid.length) {
     const ul = el("ul", "transfers result-paid");
     for (const t of paid) {

@@ -19,7 +19,7 @@ function ruleSummary() {
     else if (value === true) v = "✓";
     else if (value === false) v = "✗";
     else if (value === null) v = S.no_cap;
-    out.push(`${id === "mode" ? "" : `${id}: `}${v}`);
+    out.push(`${boot.variant.main_rules.includes(id) ? "" : `${id}: `}${v}`);
   }
   return out;
 }
@@ -32,12 +32,15 @@ export function renderRoom() {
   $("#room-hand").textContent = fmt(S.hand_no, {
     n: state ? state.hand : Math.max(1, handNo), total: room.hands_total,
   });
-  const mode = room.rules && room.rules.mode && boot.choices.mode[room.rules.mode];
+  // The variant's main rules by their value's name (e.g. how a hand ends).
+  const main = boot.variant.main_rules
+    .map((id) => room.rules && boot.choices[id] && boot.choices[id][room.rules[id]])
+    .filter(Boolean).map(named);
   const timer = room.discard_seconds
     ? `${room.discard_seconds}${S.seconds}/${room.claim_seconds}${S.seconds}` : S.no_timer;
   const rated = room.rated ? S.rated : S.unrated;
   const bots = fmt(S.bot_level, { level: S.bot_levels[room.bot_level] || room.bot_level });
-  $("#room-rules").textContent = [mode ? named(mode) : "", timer, bots, rated]
+  $("#room-rules").textContent = [...main, timer, bots, rated]
     .filter(Boolean).join(" · ");
   $("#room-rules").title = [room.rated ? S.rated_help : S.unrated_help, ...ruleSummary()].join(", ");
   $("#room-club").hidden = !room.club;

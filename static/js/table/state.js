@@ -15,7 +15,7 @@ export const table = {
   settled: null, // last `settled` payload for handEnd.hand
   mySeat: boot.seat, // null: spectator
   selected: null, // index into the rendered hand of the tile picked for discard
-  exchangeSel: new Set(), // indices of the tiles picked to pass in a setup phase
+  picked: new Set(), // indices of the tiles picked in a setup phase (e.g. to pass on)
   pending: false, // an action was sent; wait for the next state
   dismissedResult: null, // hand number whose result dialog was closed
   lastAct: null, // the last action we sent, to send again if it arrived on a stale version

@@ -1,81 +1,134 @@
-// What only some rule sets show at the table: the setup phases before play (a missing suit to
-// choose, three tiles to pass), the missing-suit badge and its discard order, the checks at the
-// end of a hand, a win refused under the variant's minimum, and how a win's items add up in
-// the variant's unit. The generic table modules ask these functions and never name a variant,
-// so this one file is what moves when the server sends the same as data.
+// What only some rule sets show at the table, rendered from the variant's own data (the
+// boot's `variant`, from its site.py): setup phases before play (a choice of buttons, or
+// tiles picked from the hand), a per-seat mark (a badge, its tiles marked and discarded
+// first), a note until play starts, a refused win, how a win's items add up, and checks at
+// the end of a hand. No rule set is named here: a new one brings its data along.
 import { formatTiles } from "../tiles.js";
 import { boot, fmt, named, S, seatName, shownTiles, table } from "./state.js";
 import { el, toast } from "./ui.js";
 
-const SUIT_CHARS = { m: "万", p: "筒", s: "条" };
+const V = boot.variant;
+const phaseOf = (name) => V.setup.find((s) => s.phase === name) || null;
+const setupOfAction = (type) => V.setup.find((s) => s.action === type) || null;
 
 // ---- what the server may do for a seat whose clock ran out ------------------------------
 
-export const SETUP_TIMEOUT_MOVES = ["SuitChosen", "TilesChosen"];
+export const SETUP_TIMEOUT_MOVES = V.setup.filter((s) => s.timeout).map((s) => s.timeout.event);
 
 /** The words for a setup move the server made for this seat, or null. */
 export function setupMoveText(e) {
-  if (e.type === "SuitChosen" && e.suit) return fmt(S.auto_que, { suit: S[e.suit] });
-  if (e.type === "TilesChosen") return S.auto_exchange;
-  return null;
+  const s = V.setup.find((x) => x.timeout && x.timeout.event === e.type);
+  if (!s) return null;
+  const args = {};
+  if (s.choose && e[s.choose.field]) {
+    args[s.choose.field] = named(s.choose.values[e[s.choose.field]].name);
+  }
+  return fmt(named(s.timeout.text), args);
+}
+
+/** A variant move's name (a setup choice), or null for the moves every variant has. */
+export function actionName(type) {
+  const s = setupOfAction(type);
+  return s ? named(s.label) : null;
 }
 
 // ---- the seat's plate and tiles ---------------------------------------------------------
 
-/** The badge of a seat's chosen missing suit, or null. */
+const markOf = (p) => (V.mark && p ? p[V.mark.field] : null);
+
+/** The badge of a seat's mark (its chosen suit), or null. */
 export function queBadge(p) {
-  if (!p || !p.que) return null;
-  const q = el("span", `que que-${p.que}`, S[`que_${p.que}`] || SUIT_CHARS[p.que]);
-  q.title = `${S.missing}: ${S[p.que]}`;
+  const value = markOf(p);
+  if (!value) return null;
+  const f = V.mark.field;
+  const shown = V.mark.values[value];
+  const q = el("span", `${f} ${f}-${value}`, named(shown.mark));
+  q.title = `${named(V.mark.title)}: ${named(shown.name)}`;
   return q;
 }
 
-/** The class marking tile ``t`` in the seat's hand (its missing suit's tiles), or null. */
+/** The class marking tile ``t`` in the seat's hand (its marked suit's tiles), or null. */
 export function tileMark(p, t) {
-  return p.que && t[1] === p.que ? "is-que" : null;
+  const value = markOf(p);
+  return value && t[1] === value ? `is-${V.mark.field}` : null;
 }
 
-/** Whether the seat is to pick tiles to pass now. */
+/** The setup phase whose tiles are picked from the hand now, or null. */
+function pickingPhase() {
+  const s = V.setup.find((x) => x.pick && table.state.legal.some((a) => a.type === x.action));
+  return s || null;
+}
+
+/** Whether the seat is to pick tiles from its hand now. */
 export function picking() {
-  return table.state.legal.some((a) => a.type === "exchange");
+  return pickingPhase() !== null;
 }
 
-/** A tap on tile ``i`` while tiles are picked to pass: toggles it, three at most. */
+/** A tap on tile ``i`` while tiles are picked: toggles it, up to the phase's count. */
 export function pick(i) {
-  const picks = table.exchangeSel;
+  const s = pickingPhase();
+  const picks = table.picked;
   if (picks.has(i)) picks.delete(i);
-  else if (picks.size < 3) picks.add(i);
-  else toast(S.tap_three_only, "info");
+  else if (picks.size < s.pick.count) picks.add(i);
+  else toast(named(s.full), "info");
 }
 
-/** Why a discard of ``t`` is refused when the missing suit must go first, or null. */
+/** Why a discard of ``t`` is refused when the marked suit must go first, or null. */
 export function discardOrderRefusal(p, t, legal) {
-  if (p.que && t[1] !== p.que && [...legal].every((x) => x[1] === p.que)) {
-    return fmt(S.tap_que_first, { suit: S[p.que] });
+  const value = markOf(p);
+  if (value && V.mark.first && t[1] !== value && [...legal].every((x) => x[1] === value)) {
+    return fmt(named(V.mark.first), { suit: named(V.mark.values[value].name) });
   }
   return null;
 }
 
 /** Why a tap on a tile does nothing in a setup phase, or null outside one. */
 export function setupTapRefusal() {
-  if (table.state.phase === "ding_que") return S.tap_choose_que;
-  if (table.state.phase === "exchange") return S.exchange_waiting;
-  return null;
+  const s = phaseOf(table.state.phase);
+  return s ? named(s.tap) : null;
 }
 
-/** The number keys choose a suit: the action's index (-1: none now), or null for other keys. */
+/** The number keys pick a choice: the action's index (-1: none now), or null for other keys. */
 export function setupKey(key) {
-  if (!["1", "2", "3"].includes(key)) return null;
-  return table.state.legal.findIndex((a) => a.type === "ding_que" && a.suit === "mps"[Number(key) - 1]);
+  const s = V.setup.find((x) => x.choose && x.choose.keys);
+  const n = Number(key);
+  if (!s || !(n >= 1 && n <= s.choose.keys.length)) return null;
+  const value = s.choose.keys[n - 1];
+  return table.state.legal.findIndex((a) => a.type === s.action && a[s.choose.field] === value);
 }
 
 // ---- the action bar ---------------------------------------------------------------------
 
-function selectedExchange() {
-  if (table.exchangeSel.size !== 3) return -1;
+function pickedAction(s) {
+  if (table.picked.size !== s.pick.count) return -1;
   const all = shownTiles();
-  const chosen = formatTiles([...table.exchangeSel].map((i) => all[i]));
-  return table.state.legal.findIndex((a) => a.type === "exchange" && a.tiles === chosen);
+  const chosen = formatTiles([...table.picked].map((i) => all[i]));
+  return table.state.legal.findIndex((a) => a.type === s.action && a[s.pick.field] === chosen);
+}
+
+function chooseButtons(bar, s, legal, act) {
+  const f = s.choose.field;
+  legal.forEach((a, i) => {
+    if (a.type !== s.action) return;
+    const shown = s.choose.values[a[f]] || {};
+    const b = el("button", `button button-big ${f}-button ${f}-${a[f]}`);
+    b.append(el("span", `${f}-char`, shown.char || a[f]), el("small", "", named(shown.name)));
+    b.dataset.type = a.type;
+    b.dataset[f] = a[f];
+    b.dataset.actionIndex = i;
+    b.onclick = () => act(i);
+    bar.append(b);
+  });
+}
+
+function pickButton(bar, s, act) {
+  const i = pickedAction(s);
+  const b = el("button", "button button-big", named(s.confirm));
+  b.dataset.type = s.action;
+  b.disabled = i < 0;
+  if (i >= 0) b.dataset.actionIndex = i;
+  b.onclick = () => i >= 0 && act(i);
+  bar.append(b);
 }
 
 /**
@@ -83,87 +136,85 @@ function selectedExchange() {
  * (nothing else is then); otherwise the prompt says whom the phase waits for, if anyone.
  */
 export function buildSetup(bar, prompt, legal, act) {
-  const types = new Set(legal.map((a) => a.type));
-  if (types.has("ding_que")) {
-    prompt.textContent = S.que_prompt;
-    legal.forEach((a, i) => {
-      if (a.type !== "ding_que") return;
-      const b = el("button", `button button-big suit-button suit-${a.suit}`);
-      b.append(el("span", "suit-char", SUIT_CHARS[a.suit]), el("small", "", S[a.suit]));
-      b.dataset.type = "ding_que";
-      b.dataset.suit = a.suit;
-      b.dataset.actionIndex = i;
-      b.onclick = () => act(i);
-      bar.append(b);
-    });
+  const s = legal.map((a) => setupOfAction(a.type)).find(Boolean);
+  if (s) {
+    prompt.textContent = named(s.prompt);
+    if (s.choose) chooseButtons(bar, s, legal, act);
+    else pickButton(bar, s, act);
     return true;
   }
-  if (types.has("exchange")) {
-    prompt.textContent = S.exchange_prompt;
-    const i = selectedExchange();
-    const b = el("button", "button button-big", S.exchange_confirm);
-    b.dataset.type = "exchange";
-    b.disabled = i < 0;
-    if (i >= 0) b.dataset.actionIndex = i;
-    b.onclick = () => i >= 0 && act(i);
-    bar.append(b);
-    return true;
-  }
-  const { phase } = table.state;
-  if (phase === "exchange" && !legal.length) prompt.textContent = S.exchange_waiting;
-  if (phase === "ding_que" && !legal.length) prompt.textContent = S.que_waiting;
+  const waiting = phaseOf(table.state.phase);
+  if (waiting && !legal.length) prompt.textContent = named(waiting.waiting);
   return false;
 }
 
-/** The words added to the prompt until play starts: which way the tiles were passed. */
+/** The words added to the prompt until play starts (e.g. which way the tiles were passed). */
 export function setupNote() {
   const { state, mySeat } = table;
-  const dir = state.exchange_direction;
-  if (dir && state.phase !== "ended" && !state.players[mySeat].discards.length
+  const value = V.note && state[V.note.field];
+  if (value && state.phase !== "ended" && !state.players[mySeat].discards.length
     && state.phase !== "play") {
-    return ` · ${fmt(S.tiles_passed_dir, { dir: S[dir.replace("_", "")] || dir })}`;
+    return ` · ${fmt(named(V.note.text), { value: named(V.note.values[value]) || value })}`;
   }
   return "";
 }
 
+/** A view field the variant shows beside the dealer's streak ({text, help}), or null. */
+export function stateBadge(state) {
+  const b = V.badge;
+  const value = b && state[b.field];
+  return value ? { text: fmt(named(b.text), { value }), help: named(b.help) } : null;
+}
+
 /** Why the tiles that make a winning shape may not win here (the variant's minimum). */
 export function refusedWin(r) {
-  if (r.refused === "min_tai") return fmt(S.win_refused_min, { tai: r.tai, min: r.min_tai });
-  return S.win_refused_other;
+  const text = V.refusals[r.refused];
+  return text ? fmt(named(text), r) : S.win_refused_other;
 }
 
 // ---- the result ---------------------------------------------------------------------------
 
-// How the variant counts a win's items: added fan (番), added tai (台), or multipliers (×).
-const MULTIPLIES = boot.unit === "times";
+// How the variant counts a win's items: added (番, 台 …) or multiplied (×), from a base.
+const R = V.result;
+const MULTIPLIES = R.combine === "times";
+const UNIT = named(R.unit);
+
+/** The variant's unit for a score (番, 台 …), e.g. after a wait's value. */
+export function scoreUnit() {
+  return UNIT;
+}
 
 export function itemText(it) {
   const name = named(boot.patterns[it.id]) || it.id;
-  return MULTIPLIES ? `${name} ×${it.value}` : `${name} ${it.value}${S[boot.unit] || S.fan}`;
+  return MULTIPLIES ? `${name} ×${it.value}` : `${name} ${it.value}${UNIT}`;
 }
 
 export function itemsLine(won) {
   const parts = won.items.map(itemText);
   if (MULTIPLIES) return `${parts.join(" · ")} = ×${won.total}`;
-  // 台: the hand is worth 1 before its items (T = 1 + Σ台).
-  if (boot.unit === "tai") return `1 + ${parts.join(" + ")} = ${won.total}${S.tai}`;
+  if (R.base) return `${R.base} + ${parts.join(" + ")} = ${won.total}${UNIT}`;
   const sum = won.items.reduce((a, it) => a + it.value, 0);
-  let line = `${parts.join(" + ")} = ${won.total}${S[boot.unit] || S.fan}`;
-  if (sum !== won.total) line += ` (${S.capped})`;
+  let line = `${parts.join(" + ")} = ${won.total}${UNIT}`;
+  if (sum !== won.total && R.capped) line += ` (${named(R.capped)})`;
   return line;
 }
 
-/** The checks of the hands still standing at the end (ready, not ready, a third suit), or null. */
+/** The checks of the hands still standing at the end (from the settlement), or null. */
 export function endChecksEl(handEnd, settled) {
-  const cha = handEnd.cha || (settled && settled.details && settled.details.cha);
-  if (!cha) return null;
-  const sec = el("section", "result-cha");
-  sec.append(el("h3", "", S.end_checks));
+  const spec = V.end_checks;
+  if (!spec) return null;
+  const checks = handEnd[spec.field] || (settled && settled.details && settled.details[spec.field]);
+  if (!checks) return null;
+  const sec = el("section", `result-${spec.field}`);
+  sec.append(el("h3", "", named(spec.title)));
   const ul = el("ul", "");
-  if (cha.hua_zhu && cha.hua_zhu.length) ul.append(el("li", "", `${S.hua_zhu}: ${cha.hua_zhu.map(seatName).join(", ")}`));
-  const ready = Object.entries(cha.ready || {});
-  if (ready.length) ul.append(el("li", "", `${S.ready_hand}: ${ready.map(([s, f]) => `${seatName(Number(s))} ${f}${S.fan}`).join(", ")}`));
-  if (cha.not_ready && cha.not_ready.length) ul.append(el("li", "", `${S.not_ready_hand}: ${cha.not_ready.map(seatName).join(", ")}`));
+  for (const row of spec.rows) {
+    const v = checks[row.field];
+    // A list of seats, or seats with a number each (e.g. the fan a ready hand is worth).
+    const seats = Array.isArray(v) ? v.map(seatName)
+      : Object.entries(v || {}).map(([s, n]) => `${seatName(Number(s))} ${n}${named(row.unit)}`);
+    if (seats.length) ul.append(el("li", "", `${named(row.label)}: ${seats.join(", ")}`));
+  }
   if (!ul.children.length) return null;
   sec.append(ul);
   return sec;

@@ -7,7 +7,7 @@ of a choice) also carries a one-line help text in both languages
 
 from __future__ import annotations
 
-from ..options import HelpedOption, OptionSet
+from ...options import HelpedOption, OptionSet
 
 STREAK_FACTORS = (2, 4, 8, 16)
 

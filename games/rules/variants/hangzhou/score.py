@@ -41,11 +41,11 @@ from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from math import prod
 
-from .. import analysis
-from .. import tiles as T
-from ..model import Meld, Score, ScoreItem, WinContext
-from ..options import Options
-from .hangzhou_options import HANGZHOU_OPTIONS
+from ... import analysis
+from ... import tiles as T
+from ...model import Meld, Score, ScoreItem, WinContext
+from ...options import Options
+from .options import HANGZHOU_OPTIONS
 
 __all__ = [
     "BAI_BAN",

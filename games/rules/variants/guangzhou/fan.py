@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import analysis
-from .. import tiles as T
-from ..model import Score, ScoreItem, WinContext
-from ..options import Options
+from ... import analysis
+from ... import tiles as T
+from ...model import Score, ScoreItem, WinContext
+from ...options import Options
 
 WINDS = tuple(range(T.HONOR, T.HONOR + 4))  # 1z..4z = E S W N
 DRAGONS = tuple(range(T.HONOR + 4, T.NUM_KINDS))  # 5z 6z 7z

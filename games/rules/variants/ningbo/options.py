@@ -1,13 +1,13 @@
 """Ningbo house rules (../shared/rules/ningbo.md, "House rules").
 
 Ids, types and defaults are the spec's table, plus ``base`` (底分, every
-variant's stake).  ``tai_values`` names every 台 item of ``ningbo_tai`` with
+variant's stake).  ``tai_values`` names every 台 item of ``tai`` with
 its value from the spec's table; a layer naming some ids overrides only those.
 """
 
 from __future__ import annotations
 
-from ..options import HelpedOption, OptionSet
+from ...options import HelpedOption, OptionSet
 
 #: every 台 item's id and default value, in the spec's order ("each" items per count)
 TAI_DEFAULTS: dict[str, int] = {

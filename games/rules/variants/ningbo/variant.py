@@ -1,7 +1,7 @@
 """宁波麻将 Ningbo (../shared/rules/ningbo.md): the flow.
 
 Scoring (the 百搭 wilds, the 台 items, ``T = 1 + Σ台``, ``min_tai``, 百搭单吊,
-payments) is in ``ningbo_tai``; this module wires it into the hand: 144 tiles,
+payments) is in ``tai``; this module wires it into the hand: 144 tiles,
 two seeded dice that break the wall and turn up the 百搭 indicator (set aside,
 so draws from either end skip it), flowers laid out and replaced from the back
 (补花 at the deal, 杠花 on a draw: a win on that replacement is 杠上开花),
@@ -22,13 +22,15 @@ Readings of points the spec leaves open are in ``games/rules/README.md``.
 
 from __future__ import annotations
 
-from .. import analysis
-from .. import tiles as T
-from ..money import transfer
-from ..options import Options
-from .base import Variant
-from .ningbo_options import NINGBO_OPTIONS
-from .ningbo_tai import (
+from ... import analysis
+from ... import tiles as T
+from ...money import transfer
+from ...options import Options
+from ..base import Variant
+from ..registry import register
+from .options import NINGBO_OPTIONS
+from .site import TABLE_UI
+from .tai import (
     pattern_names,
     reaches_min_tai,
     score,
@@ -36,7 +38,6 @@ from .ningbo_tai import (
     wild_kinds,
     win_payments,
 )
-from .registry import register
 
 STACKS_PER_WALL = 18  # 144 tiles: four walls of 18 stacks of two
 TILES_PER_WALL = 2 * STACKS_PER_WALL
@@ -44,6 +45,8 @@ TILES_PER_WALL = 2 * STACKS_PER_WALL
 
 class Ningbo(Variant):
     key = "ningbo"
+    order = 4
+    table_ui = TABLE_UI
     name_zh = "宁波麻将"
     name_en = "Ningbo"
     description_zh = "144 张含八张花，掷骰翻百搭；可吃碰杠，补花杠花，起胡四台，台数相加计分。"
@@ -54,7 +57,6 @@ class Ningbo(Variant):
     options = NINGBO_OPTIONS
     allows_chow = True
     leave_ends_match = True
-    score_unit = "tai"
     plays_winds = True  # 门风刻, 圈风刻, 正花
 
     def win_points(self, total: int, opts: Options) -> int:
@@ -64,6 +66,9 @@ class Ningbo(Variant):
         return pattern_names()
 
     # --- the deal ------------------------------------------------------------------
+    def ready_countdown(self, rules):
+        return rules.get("auto_ready_seconds")
+
     def wall_tiles(self, opts):
         suits = [t for t in range(T.NUM_KINDS) for _ in range(4)]
         return suits + list(range(T.FLOWER, T.NUM_TILES))
@@ -77,6 +82,17 @@ class Ningbo(Variant):
         start = start_wall * TILES_PER_WALL + 2 * max(d1, d2)
         wall[:] = wall[start:] + wall[:start]
         return {"dice": [d1, d2], "barred": [[] for _ in range(4)]}
+
+    def deal_procedure(self, opts):
+        seasons = list(range(T.FLOWER, T.FLOWER + 4))
+        plants = list(range(T.FLOWER + 4, T.NUM_TILES))
+        return {
+            **super().deal_procedure(opts),
+            "break": {"op": "dice_rotate", "wall": TILES_PER_WALL},
+            "after": [{"op": "indicator", "at": "small_die"}],
+            # A flower indicator makes its set of four wild: those are kept, not laid out.
+            "bonus": {"tiles": seasons + plants, "wild_sets": [seasons, plants]},
+        }
 
     def on_new_hand(self, state, rng):
         # The smaller die counts stacks from the end of the wall; the top tile of that
@@ -241,8 +257,8 @@ class Ningbo(Variant):
         a ready hand that cannot win is reshaped as soon as a draw allows."""
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
-        from ..bots import choose_among_discards
-        from ..heuristics import _shanten
+        from ...bots import choose_among_discards
+        from ...heuristics import _shanten
 
         hand = state.hands[seat]
         c, wilds = self.split_wilds(state, seat, hand)

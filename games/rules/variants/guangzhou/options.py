@@ -2,13 +2,13 @@
 
 Ids, types and defaults are the spec's table, plus ``base`` (底分, every
 variant's stake).  ``fan_values`` is a map option: every pattern, addition and
-special hand of ``guangzhou_fan`` by id, a layer naming some ids overriding
+special hand of ``fan`` by id, a layer naming some ids overriding
 only those.
 """
 
 from __future__ import annotations
 
-from ..options import HelpedOption, OptionSet
+from ...options import HelpedOption, OptionSet
 
 #: every fan value a club may change: within the cap, additions, beyond the cap
 DEFAULT_FAN = {

@@ -4,7 +4,7 @@ The flow hooks of the Sichuan variant: 换三张 and 定缺 setup phases, the
 discard-first rule, 过胡, 最后四张 forced wins, 刮风下雨 kong payments, win
 payments with 杠上炮 呼叫转移, 血战 continuation, leaving (逃跑) and the next
 dealer; and the end-of-hand settlement (查花猪/查大叫 with kong refunds).  Fan
-scoring is in ``sichuan_fan``.
+scoring is in ``fan``.
 
 Its part of the hand state (``state.vs``):
 
@@ -22,14 +22,15 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from .. import tiles as T
-from ..heuristics import isolation
-from ..model import Score, WinContext
-from ..money import transfer
-from ..options import Options
-from .base import Variant
-from .registry import register
-from .sichuan_options import SICHUAN_OPTIONS
+from ... import tiles as T
+from ...heuristics import isolation
+from ...model import Score, WinContext
+from ...money import transfer
+from ...options import Options
+from ..base import Variant
+from ..registry import register
+from .options import SICHUAN_OPTIONS
+from .site import TABLE_UI
 
 # 换三张 directions as a seat offset: to the next player (counter-clockwise,
 # turn order), across, or to the previous player (clockwise).
@@ -80,7 +81,7 @@ class Sichuan(Variant):
         return {"zh-hans": zh, "en": en, "value": value}
 
     def pattern_names(self):
-        from .sichuan_fan import pattern_names
+        from .fan import pattern_names
 
         return pattern_names()
 
@@ -100,6 +101,8 @@ class Sichuan(Variant):
             "forfeit": {"zh-hans": "退还", "en": "Refund"},
         }
 
+    order = 1
+    table_ui = TABLE_UI
     name_zh = "四川血战"
     name_en = "Sichuan Blood Battle"
     description_zh = "108 张万筒条，定缺、刮风下雨，血战到底：胡牌后继续，直到三家胡牌或流局。"
@@ -135,6 +138,11 @@ class Sichuan(Variant):
     # --- the deal ------------------------------------------------------------------
     def wall_tiles(self, opts):
         return [t for t in range(27) for _ in range(4)]
+
+    def deal_procedure(self, opts):
+        # After the deal, 换三张's direction is drawn (no tile moves).
+        after = [{"op": "below", "n": 3}] if opts.huan_san_zhang else []
+        return {**super().deal_procedure(opts), "after": after}
 
     def on_new_hand(self, state, rng):
         state.vs = {
@@ -283,7 +291,7 @@ class Sichuan(Variant):
         return state.rules.last_four_forced_win and len(state.wall) <= 4
 
     def score(self, ctx: WinContext, opts: Options) -> Score:
-        from .sichuan_fan import score
+        from .fan import score
 
         return score(ctx, opts)
 
@@ -338,7 +346,7 @@ class Sichuan(Variant):
     def settle(self, state):
         """查花猪, then 查大叫, then kong refunds, when the wall ran out with two or more
         players still in (``sichuan.md`` "流局")."""
-        from .sichuan_fan import max_fan_for_waits
+        from .fan import max_fan_for_waits
 
         opts = state.rules
         still_in = state.in_play()

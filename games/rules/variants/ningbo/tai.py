@@ -45,11 +45,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 
-from .. import analysis
-from .. import tiles as T
-from ..model import Score, ScoreItem, WinContext
-from ..options import Options
-from .ningbo_options import NINGBO_OPTIONS, TAI_DEFAULTS
+from ... import analysis
+from ... import tiles as T
+from ...model import Score, ScoreItem, WinContext
+from ...options import Options
+from .options import NINGBO_OPTIONS, TAI_DEFAULTS
 
 __all__ = [
     "ITEMS",

@@ -1,6 +1,6 @@
 """广州麻将 Guangzhou (../shared/rules/guangzhou.md): the flow.
 
-Fan counting and the payments of one win are in ``guangzhou_fan``; this module
+Fan counting and the payments of one win are in ``fan``; this module
 wires them into the hand: chow by the next player, 一炮多响 (or the nearest
 claimant with ``one_winner_only``), 漏胡 until the player next acts on their own
 tiles, the 包 rules, the dealer staying on a win that includes them or a 流局.
@@ -20,12 +20,13 @@ Readings of points the spec leaves open are in ``games/rules/README.md``.
 
 from __future__ import annotations
 
-from .. import analysis
-from .. import tiles as T
-from ..money import transfer
-from ..options import Options
-from .base import Variant
-from .guangzhou_fan import (
+from ... import analysis
+from ... import tiles as T
+from ...money import transfer
+from ...options import Options
+from ..base import Variant
+from ..registry import register
+from .fan import (
     DRAGONS,
     WINDS,
     breakdown,
@@ -34,8 +35,8 @@ from .guangzhou_fan import (
     win_payments,
     win_value,
 )
-from .guangzhou_options import GUANGZHOU_OPTIONS
-from .registry import register
+from .options import GUANGZHOU_OPTIONS
+from .site import TABLE_UI
 
 #: liability reasons, as transfer reasons
 BAO_REASONS = {
@@ -50,6 +51,8 @@ BAO_REASONS = {
 
 class Guangzhou(Variant):
     key = "guangzhou"
+    order = 3
+    table_ui = TABLE_UI
     name_zh = "广州麻将"
     name_en = "Guangzhou"
     description_zh = (

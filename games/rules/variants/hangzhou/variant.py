@@ -1,7 +1,7 @@
 """杭州麻将 Hangzhou (../shared/rules/hangzhou.md): the flow.
 
 Scoring (the multipliers, the 财神 and its 白板 stand-in, W × D payments, 承包,
-the leaving penalties) is in ``hangzhou_score``; this module wires it into the
+the leaving penalties) is in ``score``; this module wires it into the
 hand: the indicator turned from the back of the wall, chow by the next player,
 放冲 only between dealer and non-dealer from the streak the house rule names,
 one winner counted from the dealer, 漏胡 barring only the passed kind, the 财飘
@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import analysis
-from .. import tiles as T
-from ..money import POT, transfer
-from ..options import Options
-from .base import Variant
-from .hangzhou_options import HANGZHOU_OPTIONS
-from .hangzhou_score import (
+from ... import analysis
+from ... import tiles as T
+from ...money import POT, transfer
+from ...options import Options
+from ..base import Variant
+from ..registry import register
+from .options import HANGZHOU_OPTIONS
+from .score import (
     cheng_bao_payer,
     escape_penalty,
     is_bao_tou_ready,
@@ -45,12 +46,11 @@ from .hangzhou_score import (
     win_payments,
     win_value,
 )
-from .registry import register
+from .site import TABLE_UI
 
 
 class Hangzhou(Variant):
     key = "hangzhou"
-    score_unit = "times"
 
     def win_points(self, total: int, opts: Options) -> int:
         return win_value(total, opts)
@@ -86,6 +86,8 @@ class Hangzhou(Variant):
     def reason_names(self):
         return {**super().reason_names(), "cheng_bao": {"zh-hans": "承包", "en": "Liable (承包)"}}
 
+    order = 2
+    table_ui = TABLE_UI
     name_zh = "杭州麻将"
     name_en = "Hangzhou"
     description_zh = (
@@ -102,6 +104,9 @@ class Hangzhou(Variant):
     # --- the deal ------------------------------------------------------------------
     def wall_tiles(self, opts):
         return [t for t in range(T.NUM_KINDS) for _ in range(4)]
+
+    def deal_procedure(self, opts):
+        return {**super().deal_procedure(opts), "after": [{"op": "indicator", "at": "last"}]}
 
     def on_new_hand(self, state, rng):
         # The 财神 indicator is turned up from the back of the wall: out of play.

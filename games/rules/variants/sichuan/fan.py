@@ -39,10 +39,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .. import analysis
-from .. import tiles as T
-from ..model import Meld, Score, ScoreItem, WinContext
-from ..options import Options
+from ... import analysis
+from ... import tiles as T
+from ...model import Meld, Score, ScoreItem, WinContext
+from ...options import Options
 
 SUIT_LETTERS = "mps"
 
