@@ -671,9 +671,14 @@ def _self_win_score(s: HandState, seat: int):
     hand = s.hands[seat]
     tile = s.drawn if s.drawn is not None else hand[-1]
     rest = list(hand)
-    rest.remove(tile)
-    if not _completes(s, seat, rest, tile):
-        return None
+    if tile in rest:
+        rest.remove(tile)
+        if not _completes(s, seat, rest, tile):
+            return None
+    elif not _quick_win(s, seat, hand):
+        return None  # a state edited so that the drawn tile left the hand (tests do)
+    else:
+        rest.remove(tile)
     flags = []
     if s.turn_kind == "kong":
         flags.append("after_kong")
