@@ -699,15 +699,36 @@ def _quick_win(s: HandState, seat: int, tiles: list[int]) -> bool:
     return analysis.is_winning(c, wilds, **v.win_shapes(s, seat))
 
 
+def _completes(s: HandState, seat: int, hand: list[int], tile: int) -> bool:
+    """Whether ``tile`` makes a winning shape of the ``3n + 1`` tiles ``hand``: the same
+    answer as :func:`_quick_win` on both, asked of the hand's waits.  Those are
+    remembered by the hand's counts, and a hand faces three discards (and its own
+    draw) between two changes, so this is a lookup where the shape test read every
+    suit again (with wilds, a search).  A wild tile takes the shape test."""
+    v = get_variant(s.variant)
+    kind, wild = v.split_wilds(s, seat, [tile])
+    if wild or len(hand) % 3 != 1 or 1 not in kind:
+        return _quick_win(s, seat, [*hand, tile])
+    c, wilds = v.split_wilds(s, seat, hand)
+    if c[kind.index(1)] >= 4:
+        return _quick_win(s, seat, [*hand, tile])  # a fifth copy: no wait says it
+    return kind.index(1) in analysis.waits(c, wilds, **v.win_shapes(s, seat))
+
+
 def _self_win_score(s: HandState, seat: int):
     if s.phase != "play" or seat != s.turn or s.turn_kind == "claim" or s.won[seat] is not None:
         return None
     hand = s.hands[seat]
-    if not _quick_win(s, seat, hand):
-        return None
     tile = s.drawn if s.drawn is not None else hand[-1]
     rest = list(hand)
-    rest.remove(tile)
+    if tile in rest:
+        rest.remove(tile)
+        if not _completes(s, seat, rest, tile):
+            return None
+    elif not _quick_win(s, seat, hand):
+        return None  # a state edited so that the drawn tile left the hand (tests do)
+    else:
+        rest.remove(tile)
     flags = []
     if s.turn_kind == "kong":
         flags.append("after_kong")
@@ -722,7 +743,7 @@ def _self_win_score(s: HandState, seat: int):
 
 
 def _claim_win_score(s: HandState, seat: int, tile: int, kind: str, kong: int | None):
-    if not _quick_win(s, seat, [*s.hands[seat], tile]):
+    if not _completes(s, seat, s.hands[seat], tile):
         return None
     flags = ["kong_discard"] if kind == "discard" and kong is not None else []
     if kind == "discard" and not s.wall:

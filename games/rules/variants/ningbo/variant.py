@@ -22,8 +22,12 @@ Readings of points the spec leaves open are in ``games/rules/README.md``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
+
 from ... import analysis
 from ... import tiles as T
+from ...model import WinContext
 from ...money import transfer
 from ...options import Options
 from ..base import Variant
@@ -293,19 +297,24 @@ class Ningbo(Variant):
     def bot_discard_rank(self, state, seat, tile, rest):
         return 2 if self.is_wild(state, tile) else 1  # keep wilds: they fit anywhere
 
-    def _waits(self, state, seat, rest):
-        c, wilds = self.split_wilds(state, seat, rest)
-        return analysis.waits(c, wilds, seven_pairs=self.win_shapes(state, seat)["seven_pairs"])
-
     def bot_wait_wins(self, state, seat, rest, tries: int = 3) -> bool:
         """Whether the ready hand ``rest`` wins, with enough 台, on a self-draw of one of
         its likeliest waits (the ``tries`` kinds it holds fewest of)."""
-        c, _ = self.split_wilds(state, seat, rest)
-        for kind in sorted(self._waits(state, seat, rest), key=lambda k: (c[k], k))[:tries]:
-            ctx = self.win_context(state, seat, rest, kind, "self_draw", frozenset())
-            if reaches_min_tai(ctx, state.rules):
-                return True
-        return False
+        # The win's context with any tile: its waits and their wins follow from it.
+        ctx = self.win_context(state, seat, rest, 0, "self_draw", frozenset())
+        return _wait_wins(ctx, state.rules, tries)
+
+
+@lru_cache(maxsize=16384)
+def _wait_wins(ctx: WinContext, opts: Options, tries: int) -> bool:
+    """``Ningbo.bot_wait_wins`` by the win's context (its tile aside), remembered: a
+    ready hand that draws and throws a tile weighs the same rests again."""
+    c, wilds = split_wilds(ctx.hand, ctx.wild, opts)
+    waits = analysis.waits(c, wilds, seven_pairs=opts.qi_dui and not ctx.melds)
+    for kind in sorted(waits, key=lambda k: (c[k], k))[:tries]:
+        if reaches_min_tai(replace(ctx, win_tile=kind), opts):
+            return True
+    return False
 
 
 NINGBO = register(Ningbo())
