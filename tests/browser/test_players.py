@@ -167,7 +167,9 @@ def test_a_manager_runs_a_club_from_fan_table_to_a_played_table(
     play_to_result(mem)
     check_page(mem, "en", faults)
     mem.screenshot(path=str(screenshots_dir / "players-club-result-390x844.png"))
-    back = mem.locator("#result-back")
+    # The match was one hand: its end brings the 大结算, which leads back to the club.
+    expect(mem.locator("#summary")).to_be_visible()
+    back = mem.locator("#summary-back")
     expect(back).to_have_text("Back to the club")
     back.click()
     mem.wait_for_url(club_url)

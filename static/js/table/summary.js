@@ -129,6 +129,7 @@ function render() {
   record.href = `/records/matches/${match.id}/`;
   const back = el("a", "button button-quiet", table.room && table.room.club
     ? S.back_to_club : S.back_to_lobby);
+  back.id = "summary-back";
   back.href = boot.lobby_url;
   const close = el("button", "button button-quiet", S.close);
   close.type = "button";
