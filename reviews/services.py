@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from games import selectors as game_selectors
 from games.models import Hand
 from games.rules.record import RecordError
 from games.rules.review import review
-from games.services import ServiceError
+from games.table import selectors as game_selectors
+from games.table.services import ServiceError
 from reviews.models import HandReview
 
 log = logging.getLogger(__name__)

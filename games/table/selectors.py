@@ -11,9 +11,6 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from games.bot_accounts import display_names
-from games.late import room_as_of
-from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
     DealSeeds,
@@ -25,7 +22,10 @@ from games.rules import (
     new_hand,
 )
 from games.rules.record import frames, make_record
-from games.vote_state import latest_vote
+from games.table.bot_accounts import display_names
+from games.table.late import room_as_of
+from games.table.messages import envelope, hand_end_payload, seat_state
+from games.table.vote_state import latest_vote
 from leaderboards.rating import counts_publicly
 from records.models import Match
 
