@@ -11,8 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Hand
+from games.replays import selectors
 from games.rooms.api import ERROR_SCHEMA, refusals
-from games.table import late, selectors, services
+from games.table import late, services
 
 HAND_SCHEMA = OpenApiResponse(
     description=(

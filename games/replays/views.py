@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.models import Hand
+from games.replays import selectors
 from games.rooms.variants import lang, variant_name
 from games.rooms.views import win_strings
 from games.rules import get_variant
-from games.table import late, selectors
+from games.table import late
 from reviews.selectors import review_boot
 
 

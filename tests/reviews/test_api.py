@@ -8,9 +8,9 @@ import pytest
 from django.conf import settings
 
 from games.models import Hand
+from games.replays.selectors import hand_record
 from games.rules.review import review
 from games.table import services as game_services
-from games.table.selectors import hand_record
 from reviews.models import HandReview
 from reviews.throttles import ReviewRequestThrottle
 from tests.games.test_api import logged_in

@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from games.models import Hand
+from games.replays.selectors import hand_record
 from games.rules.review import review
 from games.table import services as game_services
-from games.table.selectors import hand_record
 from reviews.models import HandReview
 from reviews.tasks import review_hand
 from tests.games.test_api import logged_in
