@@ -382,9 +382,9 @@ def _leave_tables(club_id, user) -> None:
     sockets there re-read their access and close (4403).  A seat they hold is freed
     where that costs nothing (no hand on); mid-hand it is played for them (托管), so the
     table neither waits on them nor charges them for leaving."""
-    from games import assist, publish
-    from games import services as games_services
     from games.models import Hand, Room, Seat
+    from games.table import assist, publish
+    from games.table import services as games_services
 
     rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
     for room_id in rooms.values_list("pk", flat=True):
@@ -540,7 +540,7 @@ def preset_update(
 
 
 # --------------------------------------------------------------------------
-# Rooms (called by games.services.room_create)
+# Rooms (called by games.table.services.room_create)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from clubs import selectors
 from clubs.models import Membership
 from clubs.services import ANNOUNCEMENT_MAX
-from games.views import error_messages
+from games.rooms.views import error_messages
 from leaderboards.selectors import club_leaderboard
 
 

@@ -21,7 +21,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The session only: the table socket reads its user in its first database
-        # call (``games.consumers``), on a worker thread, not before the handshake.
+        # call (``games.table.consumers``), on a worker thread, not before the handshake.
         "websocket": AllowedHostsOriginValidator(
             SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -185,7 +185,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
 }
 # A send to a broker that is down fails fast rather than holding up the move that ended a
-# hand: the hand stays owed its settlement and the sweeper resends it (games.settling).
+# hand: the hand stays owed its settlement and the sweeper resends it (games.table.settling).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.1}
 # Seconds after a hand's end (and between resends) before the sweeper sends its settlement
 # task again while the hand is not marked settled.

@@ -101,7 +101,7 @@ class Seat(models.Model):
     # The client seed this seat's player sent with ready for the next hand (32 hex
     # digits); empty: none sent, the server supplies one at the deal.
     client_seed = models.CharField(max_length=32, blank=True, default="")
-    # 托管: the player asked the bot policy to play for them (games.assist).
+    # 托管: the player asked the bot policy to play for them (games.table.assist).
     auto = models.BooleanField(default=False)
 
     class Meta:
@@ -148,7 +148,7 @@ class Hand(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     # When the settlement task finished (stored, rated, announced).  An ended hand without
-    # it still owes its settlement: the sweeper sends the task again (games.settling).
+    # it still owes its settlement: the sweeper sends the task again (games.table.settling).
     settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -219,8 +219,8 @@ class DissolveVote(models.Model):
 
     ``voters`` are the humans seated when it was proposed; each answers agree or refuse
     before ``deadline_at``, and one who does not counts as agreeing.  Written only by
-    ``games.votes`` under the room lock; a passed vote ends the match after the hand in
-    play (``games.finisher``), at once between hands."""
+    ``games.table.votes`` under the room lock; a passed vote ends the match after the hand in
+    play (``games.table.finisher``), at once between hands."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")

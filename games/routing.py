@@ -3,7 +3,7 @@
 # route would fail the handshake instead, which a browser retries).
 from django.urls import path
 
-from games.consumers import TableConsumer
+from games.table.consumers import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<str:room_id>/", TableConsumer.as_asgi()),

@@ -8,7 +8,7 @@ they run in-process (eager); with REDIS_URL on a real worker.
 from celery import shared_task
 from django.db import OperationalError
 
-from games import finisher, settling
+from games.table import finisher, settling
 from leaderboards.services import ratings_update_for_hand
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.db.models import BooleanField, Case, QuerySet, Value, When
 
-from games.variants import VariantInfo, listed_variants, variant_info
+from games.rooms.variants import VariantInfo, listed_variants, variant_info
 from leaderboards.models import ClubRating, Rating, RatingChange
 from leaderboards.rating import PROVISIONAL_SIGMA, display_change, display_rating
 

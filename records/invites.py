@@ -22,9 +22,9 @@ from django.views.decorators.http import require_http_methods
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club
-from games import selectors as game_selectors
-from games import throttles
 from games.models import Room
+from games.rooms import throttles
+from games.table import selectors as game_selectors
 from records.throttles import ClubJoinThrottle, InviteQRThrottle
 
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from clubs import selectors as club_selectors
 from clubs.services import SPECTATOR_DELAY_MAX
 from config.converters import MAX_ID
-from games.bot_accounts import display_names
 from games.rules import get_variant
+from games.table.bot_accounts import display_names
 from records.models import Match
 
 
@@ -35,7 +35,7 @@ def matches_of(user) -> QuerySet:
 def _still_delayed(match_ids: QuerySet, now: datetime.datetime | None = None) -> list[int]:
     """Of these matches, those whose room shows spectators the table late and that ended
     less than that long ago: their record holds the last hand's result, so it waits for
-    the delay like that hand's replay (``games.late``) for anyone who did not play."""
+    the delay like that hand's replay (``games.table.late``) for anyone who did not play."""
     now = now or timezone.now()
     recent = match_ids.filter(
         room__spectator_delay__gt=0,

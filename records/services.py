@@ -2,7 +2,7 @@
 
 ``match_finished`` records a match once it is over: it reads the room's hands and
 settlements and writes the record once.  The settlement of every hand asks for it
-after its commit (``match_finished_on_commit``, from ``games.finisher.hand_settle``):
+after its commit (``match_finished_on_commit``, from ``games.table.finisher.hand_settle``):
 a task that records the match if that hand was its last.
 """
 

@@ -3,8 +3,8 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from games import publish
 from games.models import Room
+from games.table import publish
 from records import services
 
 

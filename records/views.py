@@ -19,10 +19,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
-from games import selectors as game_selectors
-from games import throttles
 from games.models import Room
-from games.variants import listed_variants
+from games.rooms import throttles
+from games.rooms.variants import listed_variants
+from games.table import selectors as game_selectors
 from records import rulebook, selectors
 from records.throttles import RecordsReadThrottle
 

@@ -15,8 +15,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ERROR_SCHEMA, refusals
-from games.services import ServiceError
+from games.rooms.api import ERROR_SCHEMA, refusals
+from games.table.services import ServiceError
 from reviews import selectors, services
 from reviews.models import HandReview
 from reviews.throttles import ReviewRequestThrottle

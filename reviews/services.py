@@ -16,11 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from games import selectors as game_selectors
 from games.models import Hand
+from games.replays import selectors as replay_selectors
 from games.rules.record import RecordError
 from games.rules.review import review
-from games.services import ServiceError
+from games.table import selectors as game_selectors
+from games.table.services import ServiceError
 from reviews.models import HandReview
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ def reviewable_hand(hand_id, user) -> Hand:
     hand = Hand.objects.filter(pk=hand_id).select_related("room").first()
     if hand is None:
         raise ServiceError("unknown_hand", "no such hand", 404)
-    if not game_selectors.hand_visible_to(hand, user):
+    if not replay_selectors.hand_visible_to(hand, user):
         raise ServiceError(
             "private_hand", "this hand was played at a private table: only its players see it", 403
         )
@@ -97,7 +98,7 @@ def review_compute(review_id: int) -> bool:
     row = HandReview.objects.filter(pk=review_id).select_related("hand").first()
     if row is None or row.status != HandReview.Status.PENDING:
         return False
-    record = game_selectors.hand_record(row.hand)
+    record = replay_selectors.hand_record(row.hand)
     entries, error = None, ""
     try:
         if record is None:

@@ -31,7 +31,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session", autouse=True)
 def _socket_threads_let_go_of_the_test_database(django_db_setup):
-    """The table socket's database calls run in worker threads (``games.consumers._db``)
+    """The table socket's database calls run in worker threads (``games.table.consumers._db``)
     whose connections outlive the event loops of the tests that made them, until the
     cyclic collector frees them (a Django connection holds cycles).  At the end of the
     run they let go, or PostgreSQL refuses to drop the test database ("being accessed by

@@ -43,7 +43,7 @@ def session_cookie(user) -> str:
 def untimed_room(users, *, hands: int = 1):
     """A private Sichuan room without timers (nothing fires while a server is down)
     seating ``users``, nobody ready yet."""
-    from games import services
+    from games.table import services
 
     room = services.room_create(
         owner=users[0],

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from config.converters import MAX_ID, IdConverter
 from games.models import Room
-from games.views import error_messages
+from games.rooms.views import error_messages
 
 pytestmark = pytest.mark.django_db
 

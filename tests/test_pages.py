@@ -79,8 +79,8 @@ def test_one_name_per_variant_everywhere(client, lang):
     """The site's cards and the engine's own names (lobby, tables, clubs) agree."""
     from django.utils import translation
 
+    from games.rooms.variants import listed_variants
     from games.rules import available
-    from games.variants import listed_variants
 
     with translation.override(lang):
         site = {v.key: v.name for v in listed_variants()}

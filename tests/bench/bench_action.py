@@ -58,7 +58,7 @@ def main() -> int:
     from asgiref.sync import sync_to_async
 
     # In a worker thread of a running loop, as a socket's database calls run: what the
-    # action publishes is handed to the loop (``games.publish``), not sent from here.
+    # action publishes is handed to the loop (``games.table.publish``), not sent from here.
     return asyncio.run(sync_to_async(_main, thread_sensitive=False)())
 
 
@@ -86,10 +86,10 @@ def _main() -> int:
     from django.core.management import call_command
     from django.db import connection
 
-    from games import services
     from games.models import Hand
     from games.rules import HandState, Rejection, apply, awaited
     from games.rules.bots import choose_action
+    from games.table import services
     from tests.games.conftest import four_seated
 
     call_command("migrate", verbosity=0)

@@ -617,7 +617,10 @@ def start_profilers(servers, seconds: int | None = None) -> list[subprocess.Pope
 # matches.  Ordered from the most specific work to the most general.
 CATEGORIES = [
     ("presence/deadlines", ("sweeper.py", "presence", "_set_deadlines", "_refresh_deadlines")),
-    ("per-seat views", ("rules/view.py", "games/messages.py", "rules/hints.py", "events_for")),
+    (
+        "per-seat views",
+        ("rules/view.py", "games/table/messages.py", "rules/hints.py", "events_for"),
+    ),
     ("state load/save", ("to_json", "from_json")),
     ("engine", ("games/rules/",)),
     ("channel layer", ("channels_redis", "channels/layers", "redis/", "msgpack")),

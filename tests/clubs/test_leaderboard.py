@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clubs import services as club_services
-from games import services
+from games.table import services
 from leaderboards.models import ClubRating, Rating
 from leaderboards.selectors import club_leaderboard
 from tests.games.conftest import play_out

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from clubs import services
-from games import services as game_services
+from games.table import services as game_services
 from tests.clubs.conftest import ROLES
 from tests.games.test_consumers import connect, cookie_for, refused
 

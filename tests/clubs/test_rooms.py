@@ -7,9 +7,9 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 from clubs import services as club_services
-from games import services
 from games.models import Hand, Room, Seat
 from games.rules import available, get_variant
+from games.table import services
 from tests.games.test_consumers import connect, cookie_for, drain, receive_until, refused
 
 pytestmark = pytest.mark.django_db

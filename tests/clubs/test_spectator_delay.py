@@ -95,7 +95,7 @@ def test_a_club_rooms_spectator_gets_the_table_late(client_for, people, club):
     after it (a live player sees it at once)."""
     import time
 
-    from games import services
+    from games.table import services
 
     pid = make_preset(client_for(people["manager"]), club, spectator_delay=2).json()["id"]
     room = services.room_create(owner=people["member"], variant="", preset=pid, bots=3)

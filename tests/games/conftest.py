@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, timers
+from games.table import services, timers
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ import pytest
 from games.models import Hand, HandAction, Room, Seat
 from games.rules import apply, new_hand
 from games.rules.bots import choose_action
-from games.selectors import deal_inputs
+from games.table.selectors import deal_inputs
 from tests.games.conftest import sweep
 from tests.games.test_api import logged_in
 
@@ -63,7 +63,7 @@ def _decisions(hand: Hand):
 
 @pytest.mark.parametrize("level", ["basic", "strong"])
 def test_bots_play_at_the_rooms_level_and_tuoguan_at_strong(make_user, level):
-    from games import services
+    from games.table import services
 
     owner = make_user("ann")
     room = services.room_create(owner=owner, variant="sichuan", bots=3, bot_level=level)

@@ -18,11 +18,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import services, timers
 from games.models import Hand, HandAction, Room, Seat
 from games.rules import HandState, apply
 from games.rules import tiles as T
 from games.rules.bots import choose_action
+from games.table import services, timers
 from tests.games.test_consumers import connect, cookie_for, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, timers
 from games.models import Hand, HandAction
 from games.rules import HandState
+from games.table import services, timers
 from tests.games.conftest import four_seated
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import services
+from games.table import services
 from tests.games.conftest import sweep
 from tests.live import choose, session_cookie
 

@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import services
 from games.models import Hand, Room, Seat
 from games.rules import DealSeeds, HandState, commitment, default_client_seed, new_hand
+from games.table import services
 from tests.games.test_api import logged_in
 from tests.games.test_consumers import connect, cookie_for, drain, play_hand, receive_until
 

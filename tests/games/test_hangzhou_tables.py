@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games import services
 from games.models import Hand, Room
 from games.rules import HandState, settle
+from games.table import services
 from leaderboards.models import Rating, RatingChange
 from tests.games.conftest import play_out, wait_settled
 
@@ -51,7 +51,7 @@ def test_a_hangzhou_game_keeps_its_match_settles_and_rates(make_user):
 
 
 def test_the_hangzhou_view_shows_the_indicator_and_wilds_to_everyone(make_user):
-    from games.selectors import table_snapshot
+    from games.table.selectors import table_snapshot
 
     ann = make_user("ann")
     room = services.room_create(owner=ann, variant="hangzhou", bots=3)

@@ -13,8 +13,8 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.models import Presence, Room, Seat
+from games.table import services
 from tests.games.test_consumers import connect, cookie_for, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,8 +17,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import consumers, publish, selectors, services
 from games.models import Hand
+from games.table import consumers, publish, selectors, services
 from tests.games.conftest import sweep
 from tests.games.test_consumers import ann_at_a_table, connect, drain, receive_until
 from tests.live import choose

@@ -19,9 +19,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import presence, services
 from games.models import Hand, HandAction
 from games.rules import tiles as T
+from games.table import presence, services
 from tests.games.conftest import four_seated, sweep
 from tests.live import untimed_room
 from tests.rules.rig import rig

@@ -11,10 +11,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import presence, services, timers
 from games.models import Hand, HandAction, Room, Seat
 from games.rules import HandState
-from games.selectors import present_seats, room_payload
+from games.table import presence, services, timers
+from games.table.selectors import present_seats, room_payload
 from leaderboards.models import RatingChange
 from tests.games.conftest import play_out, sweep, wait_settled
 from tests.games.test_consumers import connect, cookie_for, drain, receive_until

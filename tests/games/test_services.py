@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games import presence, services
 from games.models import Hand, HandAction, Room, Seat, Settlement
 from games.rules import HandState, legal_actions, settle
-from games.selectors import present_seats, room_payload
+from games.table import presence, services
+from games.table.selectors import present_seats, room_payload
 from leaderboards.models import RatingChange
 from tests.games.conftest import four_seated, play_out, sweep, wait_settled
 
@@ -308,7 +308,7 @@ def test_a_crashed_servers_sockets_expire_and_start_the_away_clock(make_user, se
 
 
 def test_a_room_left_to_bots_before_it_starts_is_closed(make_user):
-    from games.selectors import open_rooms
+    from games.table.selectors import open_rooms
 
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(owner=ann, variant="sichuan", bots=2)

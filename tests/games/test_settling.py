@@ -12,8 +12,8 @@ from celery import Celery
 from django.db import OperationalError
 
 from config.celery import app as project_app
-from games import services, settling, sweeper
 from games.models import Hand, Seat, Settlement
+from games.table import services, settling, sweeper
 from games.tasks import settle_hand
 from leaderboards.models import Rating, RatingChange
 from tests.games.conftest import sweep
@@ -42,7 +42,7 @@ def resend_at_once(settings):
 
 def test_a_refused_send_is_logged_and_fails_fast(dead_broker, caplog):
     started = time.monotonic()
-    with caplog.at_level(logging.WARNING, logger="games.settling"):
+    with caplog.at_level(logging.WARNING, logger="games.table.settling"):
         assert settling.settlement_send(12345) is False
     assert time.monotonic() - started < 5
     assert "hand 12345" in caplog.text
@@ -141,7 +141,7 @@ def test_failing_sweeps_back_off_and_log_once_per_outage(monkeypatch, caplog):
 
     monkeypatch.setattr(sweeper, "sweep_once", sweep_once)
     pace = sweeper.Pace(0.25)
-    with caplog.at_level(logging.INFO, logger="games.sweeper"):
+    with caplog.at_level(logging.INFO, logger="games.table.sweeper"):
         pauses = [pace.step() for _ in range(6)]
     assert pauses == [0.5, 1.0, 2.0, 4.0, 0.25, 0.25]
     assert [r.levelname for r in caplog.records] == ["ERROR", "WARNING"]
@@ -172,7 +172,7 @@ def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, ca
             await asyncio.sleep(0.01)
         task.cancel()
 
-    with caplog.at_level(logging.INFO, logger="games.sweeper"):
+    with caplog.at_level(logging.INFO, logger="games.table.sweeper"):
         asyncio.run(run())
     pauses = [b - a for a, b in zip(calls, calls[1:], strict=False)]
     assert pauses[2] >= 0.08  # the third failure waits 2**3 intervals

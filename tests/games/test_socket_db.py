@@ -8,8 +8,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import OperationalError, connection, transaction
 
-from games.consumers import _db
 from games.models import Room
+from games.table.consumers import _db
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

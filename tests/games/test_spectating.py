@@ -18,9 +18,9 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import presence, selectors, services
 from games.models import Hand, HandAction, Room, Settlement
 from games.rules import DealSeeds, available, replay, view
+from games.table import presence, selectors, services
 from tests.games.conftest import play_out, sweep
 from tests.games.test_consumers import connect, cookie_for, drain, play_hand, receive_until
 from tests.live import choose
@@ -376,7 +376,7 @@ def test_a_dead_servers_spectators_stop_counting(make_user, settings):
 def test_the_spectators_view_is_built_only_while_someone_watches(make_user):
     """An action's frames carry the spectators' view only while a non-player has a socket
     at the table (read under the room lock); who comes later starts from a snapshot."""
-    from games import publish
+    from games.table import publish
     from tests.games.conftest import four_seated
 
     users = [make_user(f"w{i}") for i in range(4)]

@@ -11,8 +11,8 @@ from asgiref.sync import async_to_sync
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.models import Hand, Settlement
+from games.table import services
 from tests.games.conftest import play_out
 from tests.games.test_consumers import connect, cookie_for, drain
 

@@ -9,11 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, timers
 from games.models import Hand, HandAction, Seat
 from games.rules import HandState, legal_actions
 from games.rules import tiles as T
 from games.rules.bots import choose_action
+from games.table import services, timers
 from tests.games.conftest import four_seated
 from tests.rules.rig import rig
 

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games import services
 from games.rules import available
 from games.rules.engine import KONG_KINDS
 from games.rules.variants import Variant
+from games.table import services
 from tests.variants.tuidaohu import TuiDaoHu
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,7 +151,7 @@ def test_site_code_names_no_variant(rel):
 def test_python_templates_and_js_are_all_scanned():
     scanned = set(site_sources())
     for rel in (
-        "games/views.py",
+        "games/rooms/views.py",
         "games/rules/engine.py",
         "static/js/fair.js",
         "static/js/table/variant_ui.js",

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from games import services, timers
 from games.models import Hand, HandAction, Room
 from games.rules import HandState, awaited
 from games.rules.bots import choose_action
+from games.table import services, timers
 from tests.games.conftest import four_seated, wait_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -241,7 +241,7 @@ def sweeper(env: dict[str, str], log_dir: Path) -> Process:
 DEAL = """
 import sys
 from django.contrib.auth import get_user_model
-from games import services
+from games.table import services
 from games.models import Seat
 rooms, hands, tag = {rooms}, {hands}, {tag!r}
 User = get_user_model()

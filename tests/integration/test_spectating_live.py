@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from websockets.asyncio.client import connect
 
-from games import services
+from games.table import services
 from tests.live import DaphneServer, choose, database_url, free_port, server_env, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

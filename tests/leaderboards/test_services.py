@@ -195,7 +195,7 @@ def test_the_loser_falls_and_the_winner_rises_on_the_shown_rating(players, make_
 
 
 def test_the_tables_settlement_shows_the_same_rating_moves(players, make_hand):
-    from games.selectors import settled_payload
+    from games.table.selectors import settled_payload
 
     hand = make_hand([-1, 3, 0, -2])
     ratings_update_for_hand(hand.pk)

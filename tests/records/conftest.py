@@ -1,7 +1,7 @@
 import pytest
 
-from games import services
 from games.models import Hand
+from games.table import services
 from tests.clubs.conftest import client_for, club, people, preset  # noqa: F401
 from tests.games.conftest import _table_settings  # noqa: F401  (autouse here too)
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import selectors, services, votes
 from games.models import DissolveVote, Room
+from games.table import selectors, services, votes
 from records.models import Match
 from tests.games.conftest import play_out
 from tests.records.test_service import wait_recorded

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from clubs.models import JoinRequest, Membership
-from games import services
+from games.table import services
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +113,7 @@ def test_qr_codes_are_throttled(club, people, monkeypatch):
 
 def test_reading_invite_pages_counts_against_the_join_limits(club, room, make_user, monkeypatch):
     """A code must not be guessable by reading pages: each look-up is a join attempt."""
-    from games.throttles import JoinCodeThrottle
+    from games.rooms.throttles import JoinCodeThrottle
     from records.throttles import ClubJoinThrottle
 
     monkeypatch.setattr(ClubJoinThrottle, "THROTTLE_RATES", {"club_join": "1/min"})

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.cache import cache
 
-from games.phrases import EMOJI, PHRASES, phrase_list
+from games.table.phrases import EMOJI, PHRASES, phrase_list
 from tests.games.test_consumers import connect, cookie_for, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from games import services
 from games.models import Hand, Room, Seat, Settlement
+from games.table import services
 from records.models import Match
 from records.services import match_finished
 from tests.games.conftest import four_seated, play_out

@@ -7,10 +7,10 @@ import time
 import pytest
 from django.conf import settings
 
-from games import services as game_services
 from games.models import Hand
+from games.replays.selectors import hand_record
 from games.rules.review import review
-from games.selectors import hand_record
+from games.table import services as game_services
 from reviews.models import HandReview
 from reviews.throttles import ReviewRequestThrottle
 from tests.games.test_api import logged_in

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services as game_services
 from games.models import Hand
+from games.table import services as game_services
 from tests.games.test_fair import played_hand
 from tests.ux.test_translations import english_in
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Hand
+from games.replays.selectors import hand_record
 from games.rules.review import review
-from games.selectors import hand_record
+from games.table import services as game_services
 from reviews.models import HandReview
 from reviews.tasks import review_hand
 from tests.games.test_api import logged_in

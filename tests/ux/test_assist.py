@@ -5,9 +5,9 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import assist, services
 from games.models import Hand, HandAction, Seat
 from games.rules import HandState
+from games.table import assist, services
 from tests.games.conftest import play_out, sweep
 
 pytestmark = pytest.mark.django_db(transaction=True)  # publish and settle run on commit

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from games.rooms.views import error_messages
 from games.rules import available
-from games.views import error_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,8 +24,8 @@ def test_every_option_of_every_variant_has_help_in_both_languages():
 @pytest.mark.parametrize(
     ("path", "pattern"),
     [
-        ("games/services.py", r'ServiceError\(\s*"([a-z_]+)"'),
-        ("games/assist.py", r'ServiceError\(\s*"([a-z_]+)"'),
+        ("games/table/services.py", r'ServiceError\(\s*"([a-z_]+)"'),
+        ("games/table/assist.py", r'ServiceError\(\s*"([a-z_]+)"'),
         ("games/rules/engine.py", r'Rejection\(\s*"([a-z_]+)"'),
     ],
 )

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Hand
+from games.table import services
 from leaderboards.services import ratings_update_for_hand
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Hand
 from games.rules import replay
-from games.selectors import deal_inputs
+from games.table.selectors import deal_inputs
 
 
 class Command(BaseCommand):

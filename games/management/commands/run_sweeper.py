@@ -2,7 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games.sweeper import SWEEP_INTERVAL, Pace, sweep_once
+from games.table.sweeper import SWEEP_INTERVAL, Pace, sweep_once
 
 
 class Command(BaseCommand):

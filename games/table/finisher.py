@@ -20,11 +20,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 
-from games import publish, settling
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
-from games.selectors import settled_payload
-from games.vote_state import dissolve_passed
+from games.table import publish, settling
+from games.table.selectors import settled_payload
+from games.table.vote_state import dissolve_passed
 from records.services import match_finished_on_commit
 
 
@@ -73,7 +73,7 @@ def announce_ended(room: Room, hand: Hand) -> None:
     publish.room_changed_on_commit(room.pk)
     hand_id = hand.pk
     # Queued once the hand's messages are out: its ``settled`` must not overtake them.
-    # A send that fails is logged; the hand stays owed its settlement (``games.settling``).
+    # A send that fails is logged; the hand stays owed its settlement (``games.table.settling``).
     publish.after_sent_on_commit(lambda: settling.settlement_send(hand_id))
 
 

@@ -25,10 +25,6 @@ from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
-from games import finisher, limits, publish
-from games.bot_accounts import BOT_DISPLAY, BOT_NAMES
-from games.clocks import same_decision, set_deadlines
-from games.errors import ServiceError
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -45,7 +41,11 @@ from games.rules import (
     new_match,
 )
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.selectors import (
+from games.table import finisher, limits, publish
+from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
+from games.table.clocks import same_decision, set_deadlines
+from games.table.errors import ServiceError
+from games.table.selectors import (
     match_score,
     room_and_playing,
     seat_viewers,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import presence, publish, selectors, services
 from games.models import Room
+from games.table import presence, publish, selectors, services
 
 
 @transaction.atomic

@@ -4,7 +4,7 @@ The hand's last write marks it ``ENDED``; it stays owed a settlement until the
 settlement task has stored, rated and announced it and set ``Hand.settled_at``.
 The task is sent after the commit (``finisher.announce_ended``), but a send can
 fail (the broker down) and a sent task can be lost (its worker killed, the broker
-restarted), so every sweeper (``games.sweeper.sweep_once``) sends it again for each
+restarted), so every sweeper (``games.table.sweeper.sweep_once``) sends it again for each
 hand still owed one a few seconds after its end.  The task is idempotent, so a hand
 sent twice is settled and rated once.
 """

@@ -16,10 +16,10 @@ from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
 from config.api import clip
-from games import late, selectors, services
-from games.models import Hand, Room
+from games.models import Room
+from games.rooms.throttles import JoinCodeThrottle, RoomCreateThrottle
 from games.rules import available
-from games.throttles import JoinCodeThrottle, RoomCreateThrottle
+from games.table import late, selectors, services
 
 
 def _refusal(e: services.ServiceError) -> Response:
@@ -253,79 +253,3 @@ class RoomBotDeleteView(APIView):
     def delete(self, request, pk, seat):
         room = services.room_remove_bot(room_id=pk, user=request.user, seat_index=seat)
         return Response(selectors.room_payload(room, for_user=request.user))
-
-
-HAND_SCHEMA = OpenApiResponse(
-    description=(
-        "a hand's record: variant, rules, match, dealer, hand_number, commitment, "
-        "client_seeds; once over also server_seed, actions [{seq, seat, action, result}] "
-        "and settlement {transfers, deltas}; plus id, room, players, status"
-    )
-)
-
-
-def _readable_hand(pk, user) -> Hand:
-    hand = Hand.objects.filter(pk=pk).select_related("room").first()
-    if hand is None:
-        raise services.ServiceError("unknown_hand", "no such hand", 404)
-    if not selectors.hand_visible_to(hand, user):
-        raise services.ServiceError(
-            "private_hand", "this hand was played at a private table: only its players see it", 403
-        )
-    if late.replay_held(hand, user):
-        raise services.ServiceError(
-            "replay_delayed",
-            f"spectators see this table {hand.room.spectator_delay} s late: this hand's record "
-            "opens to them once it ended that long ago",
-            403,
-        )
-    return hand
-
-
-def _record_of(hand: Hand) -> dict:
-    record = selectors.hand_record(hand)
-    if record is None:
-        raise services.ServiceError(
-            "no_record", "this hand was dealt before verifiable deals: it has no record", 409
-        )
-    return record
-
-
-class HandRecordView(APIView):
-    """``GET /api/hands/{id}/``: the record ``python -m games.rules replay`` checks."""
-
-    permission_classes = []
-
-    @extend_schema(
-        operation_id="hand_record",
-        responses={200: HAND_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
-    )
-    @refusals
-    def get(self, request, pk):
-        hand = _readable_hand(pk, request.user)
-        return Response(_record_of(hand))
-
-
-class HandFramesView(APIView):
-    """``GET /api/hands/{id}/frames/``: the replay's steps, every hand face up (finished
-    hands only)."""
-
-    permission_classes = []
-
-    @extend_schema(
-        operation_id="hand_frames",
-        responses={
-            200: OpenApiResponse(description="[{seq, seat, action, events, view}]"),
-            403: ERROR_SCHEMA,
-            404: ERROR_SCHEMA,
-            409: ERROR_SCHEMA,
-        },
-    )
-    @refusals
-    def get(self, request, pk):
-        hand = _readable_hand(pk, request.user)
-        if hand.status != Hand.Status.ENDED:
-            raise services.ServiceError(
-                "hand_in_play", "this hand is still being played: replays open when it ends", 409
-            )
-        return Response(selectors.hand_frames(_record_of(hand)))

@@ -1,5 +1,5 @@
 """Who has a table socket open: presence rows, written as sockets open and close and
-kept fresh by each server's heartbeat (``games.sweeper``).
+kept fresh by each server's heartbeat (``games.table.sweeper``).
 
 At a table without timers whether a player is connected decides whether their
 decision has a clock (``clocks.seat_delay``), so a presence change there restarts the
@@ -14,12 +14,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish
-from games.clocks import set_deadlines, untimed
 from games.models import Presence, Room
 from games.rules import HandState
-from games.selectors import seat_viewers, seats_with_users
-from games.services import ServiceError, _current_hand, _lock_room, _lock_room_playing
+from games.table import publish
+from games.table.clocks import set_deadlines, untimed
+from games.table.selectors import seat_viewers, seats_with_users
+from games.table.services import ServiceError, _current_hand, _lock_room, _lock_room_playing
 
 
 def refresh_deadlines(room: Room) -> None:

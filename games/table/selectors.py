@@ -6,14 +6,10 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from games.bot_accounts import display_names
-from games.late import room_as_of
-from games.messages import envelope, hand_end_payload, seat_state
 from games.models import Hand, HandAction, Presence, Room, Seat, Settlement
 from games.rules import (
     DealSeeds,
@@ -24,8 +20,10 @@ from games.rules import (
     get_variant,
     new_hand,
 )
-from games.rules.record import frames, make_record
-from games.vote_state import latest_vote
+from games.table.bot_accounts import display_names
+from games.table.late import room_as_of
+from games.table.messages import envelope, hand_end_payload, seat_state
+from games.table.vote_state import latest_vote
 from leaderboards.rating import counts_publicly
 from records.models import Match
 
@@ -295,16 +293,7 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
 
 
 # --------------------------------------------------------------------------
-# Hand records: the public record of one hand, for replays and checks
-
-
-def hand_visible_to(hand: Hand, user) -> bool:
-    """A private (or club) room's hands are for the players who sat at them; every
-    other hand is public."""
-    room = hand.room
-    if not (room.private or club_selectors.room_hidden_from(room.club_id, user)):
-        return True
-    return user is not None and user.is_authenticated and user.pk in hand.players
+# Hands: how a hand was dealt (its record is ``games.replays.selectors``), a room's hands
 
 
 def deal_inputs(hand: Hand):
@@ -315,61 +304,6 @@ def deal_inputs(hand: Hand):
     seeds = DealSeeds(hand.server_seed, tuple(hand.client_seeds), hand.number)
     dealer, match = (None, hand.match) if hand.match else (hand.dealer, None)
     return seeds, dealer, match
-
-
-def _players(hand: Hand) -> list[dict]:
-    ids = [p for p in hand.players if p]
-    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
-    out = []
-    for seat, user_id in enumerate(hand.players):
-        user = users.get(user_id)
-        out.append(
-            {
-                "seat": seat,
-                "user_id": user_id,
-                "name": user.shown_name if user else None,
-                "is_bot": bool(user and user.is_bot),
-                "bot_names": display_names(user),
-            }
-        )
-    return out
-
-
-def hand_record(hand: Hand) -> dict | None:
-    """The hand's record (``games.rules.record.make_record``) with the site's facts: id,
-    room, players, status and the stored settlement.  Before the hand is over it holds
-    no server seed and no actions (the caller checks who may read it).  None for a hand
-    that cannot be re-dealt: dealt before verifiable deals (no client seeds), or a log
-    that no longer applies (``manage.py hand_verify`` says which)."""
-    over = hand.status == Hand.Status.ENDED
-    log = [(a.seat, a.action) for a in hand.actions.order_by("seq")] if over else []
-    try:
-        seeds, dealer, match = deal_inputs(hand)
-        record = make_record(hand.variant, hand.rules, seeds, dealer, match, log, over=over)
-    except ValueError:
-        return None
-    settlement = Settlement.objects.filter(hand=hand).first() if over else None
-    record.update(
-        {
-            "id": hand.pk,
-            "room": hand.room_id,
-            "players": _players(hand),
-            "status": hand.status,
-            "started_at": hand.started_at.isoformat(),
-            "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
-            "settlement": (
-                {"transfers": settlement.transfers, "deltas": settlement.deltas}
-                if settlement is not None
-                else None
-            ),
-        }
-    )
-    return record
-
-
-def hand_frames(record: dict) -> list[dict]:
-    """Every step of a finished hand's replay, all hands face up (``replay.frames``)."""
-    return frames(record)
 
 
 def room_hands(room: Room) -> list[dict]:

@@ -8,8 +8,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import assist, selectors
-from games.api import ERROR_SCHEMA, ROOM_SCHEMA, _error_from_serializer, refusals
+from games.rooms.api import ERROR_SCHEMA, ROOM_SCHEMA, _error_from_serializer, refusals
+from games.table import assist, selectors
 
 
 class AutoPlaySerializer(serializers.Serializer):

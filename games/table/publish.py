@@ -33,8 +33,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.messages import dumps, envelope, hand_end_payload, seat_states
-from games.selectors import room_payload
+from games.table.messages import dumps, envelope, hand_end_payload, seat_states
+from games.table.selectors import room_payload
 
 log = logging.getLogger(__name__)
 

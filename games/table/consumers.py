@@ -39,8 +39,8 @@ from django.db import DatabaseError, DataError, IntegrityError, connection, tran
 
 from clubs.selectors import room_hidden_from
 from config.converters import IdConverter
-from games import limits, presence, publish, selectors, services, talk
-from games.messages import dumps
+from games.table import limits, presence, publish, selectors, services, talk
+from games.table.messages import dumps
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def _enter(room_id, session, channel: str):
     reads it), on a worker thread after the handshake, rather than by Channels'
     ``AuthMiddleware`` before it, on the one thread every process shares for
     thread-sensitive work: a burst of tables sitting down would queue there."""
-    from games import sweeper
+    from games.table import sweeper
 
     user = auth.get_user(_SessionOnly(session)) if session is not None else None
     if user is None or not user.is_authenticated:
@@ -157,7 +157,7 @@ def _enter(room_id, session, channel: str):
 def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) -> None:
     """Every open table socket has a presence row (a seat's makes its player present; a
     spectator's counts among the watchers)."""
-    from games import sweeper
+    from games.table import sweeper
 
     if present:
         sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
@@ -237,7 +237,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.debug("frame for a closed socket dropped (room %s)", self.room_id)
 
     async def connect(self):
-        from games.sweeper import ensure_sweeper
+        from games.table.sweeper import ensure_sweeper
 
         self.user = None  # read from the session with the room, in ``_enter``
         self.room_id = None

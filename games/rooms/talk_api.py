@@ -19,11 +19,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import phrases, votes
-from games.api import ERROR_SCHEMA, _error_from_serializer, _visible_room, refusals
-from games.selectors import seats_with_users
-from games.throttles import TableTalkThrottle
-from games.vote_state import latest_vote, vote_json
+from games.rooms.api import ERROR_SCHEMA, _error_from_serializer, _visible_room, refusals
+from games.rooms.throttles import TableTalkThrottle
+from games.table import phrases, votes
+from games.table.selectors import seats_with_users
+from games.table.vote_state import latest_vote, vote_json
 
 VOTE = OpenApiResponse(
     description=(

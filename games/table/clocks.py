@@ -13,7 +13,7 @@ from games.models import Hand, Room, Seat
 from games.rules import awaited, legal_actions, window_closable
 from games.rules import tiles as T
 from games.rules.bots import choose_action
-from games.selectors import fresh_users
+from games.table.selectors import fresh_users
 
 # What a player chooses to do at someone else's discard or by winning: never decided
 # for a human whose clock ran out (only 托管, which they chose, or a bot may).

@@ -4,9 +4,9 @@ and keeps this process's sockets' presence fresh (expiring that of dead servers)
 Every server process runs one (started by the first socket that connects);
 they may all fire the same deadline at once, and the room lock plus the
 re-read in ``timers.hand_fire_deadline`` make exactly one of them act.
-Dissolve votes whose time is up are decided here too (``games.votes``).
+Dissolve votes whose time is up are decided here too (``games.table.votes``).
 ``manage.py run_sweeper`` runs the same loop as a process of its own.  Each sweep
-also sends again the settlement of every hand still owed one (``games.settling``).
+also sends again the settlement of every hand still owed one (``games.table.settling``).
 
 A sweep that fails (the database or Redis down) is retried with a growing pause,
 logged once when the outage starts and once when sweeps work again.
@@ -37,10 +37,10 @@ BACKOFF_CEILING = 5.0
 
 
 def sweep_once() -> int:
-    from games.presence import presence_expire, presence_heartbeat
-    from games.settling import settlement_resend_due
-    from games.timers import deadlines_fire_due
-    from games.votes import votes_fire_due
+    from games.table.presence import presence_expire, presence_heartbeat
+    from games.table.settling import settlement_resend_due
+    from games.table.timers import deadlines_fire_due
+    from games.table.votes import votes_fire_due
 
     global _last_beat
     now = time.monotonic()

@@ -1,6 +1,6 @@
 """The table's words for the match's end (大结算), dissolve votes and quick phrases, in
 the reader's language: JavaScript strings and refusal codes, merged into the table
-page's boot data (``games.views.room``)."""
+page's boot data (``games.rooms.views.room``)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 holds open and at how many tables it sits.
 
 Both are counted in the database, so they hold across every server process: a socket
-is its presence row (``games.presence``), fresh while its server's heartbeat vouches
+is its presence row (``games.table.presence``), fresh while its server's heartbeat vouches
 for it, so the sockets of a server that died stop counting within
 ``GAME_PRESENCE_TTL`` and nobody stays locked out; a table is a seat held in a room
 whose game is not over (waiting or playing, bot tables included).  Each check runs
@@ -17,8 +17,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.errors import ServiceError
 from games.models import Presence, Room, Seat
+from games.table.errors import ServiceError
 
 # A socket refused for being one too many is closed with this code after an error frame
 # that says why; the client may try again later (it is not final like 4403).

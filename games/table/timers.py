@@ -1,6 +1,6 @@
 """What happens at a table with nobody sending anything: decisions whose clock ran out
 (a bot's, a seat on 托管, a human's timeout) and the next hand's countdown.  Any
-process may call these at any time (``games.sweeper`` does, several times a second);
+process may call these at any time (``games.table.sweeper`` does, several times a second);
 the room lock and a re-read make exactly one of them act."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.clocks import bot_level, close_due, set_deadlines, timeout_action
 from games.models import Hand, Room
 from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
-from games.selectors import seats_with_users
-from games.services import _lock_room, _maybe_start_hand, _record
+from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action
+from games.table.selectors import seats_with_users
+from games.table.services import _lock_room, _maybe_start_hand, _record
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Any seated human proposes; every human seated then (the voters; bots do not vote
 answers agree or refuse within ``VOTE_SECONDS``, and no answer counts as agreeing.  One
 refusal ends the vote; when everyone has agreed (or the time is up) it passes and the
 match ends: at once between hands, else after the hand in play is settled
-(``games.finisher.hand_ended`` asks ``vote_state.dissolve_passed``), and the match is
+(``games.table.finisher.hand_ended`` asks ``vote_state.dissolve_passed``), and the match is
 recorded as ``dissolved``.  A player proposes at most once per ``PROPOSE_EVERY`` in a
 room.  Every write takes the room lock first; the vote is a row, and its deadline is
 fired by the sweeper in whichever process comes first (``votes_fire_due``).
@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.selectors import room_hidden_from
-from games import publish
 from games.models import DissolveVote, Room
-from games.selectors import seats_with_users
-from games.services import ServiceError, _current_hand, _lock_room
+from games.table import publish
+from games.table.selectors import seats_with_users
+from games.table.services import ServiceError, _current_hand, _lock_room
 from records.services import match_finished_on_commit
 
 log = logging.getLogger(__name__)
