@@ -154,11 +154,14 @@ def test_failing_sweeps_back_off_and_log_once_per_outage(monkeypatch, caplog):
 def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, caplog):
     """A server process's sweeper loop (``sweep_forever``) outlives failing sweeps."""
     import asyncio
+    import threading
 
-    calls = []
+    calls, sixth = [], threading.Event()
 
-    def sweep_once():
+    def sweep_once():  # in a worker thread (database_sync_to_async)
         calls.append(time.monotonic())
+        if len(calls) == 6:
+            sixth.set()
         if len(calls) <= 3:
             raise OperationalError("server closed the connection unexpectedly")
         return 0
@@ -167,9 +170,10 @@ def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, ca
 
     async def run():
         task = asyncio.ensure_future(sweeper.sweep_forever(0.01))
-        while len(calls) < 6:
-            assert not task.done(), task
-            await asyncio.sleep(0.01)
+        done = asyncio.ensure_future(asyncio.to_thread(sixth.wait, 30))
+        await asyncio.wait([task, done], return_when=asyncio.FIRST_COMPLETED)
+        assert not task.done(), task  # the loop never ends on its own
+        assert done.result(), f"{len(calls)} sweeps in 30 s"
         task.cancel()
 
     with caplog.at_level(logging.INFO, logger="games.sweeper"):
