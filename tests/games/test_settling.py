@@ -17,7 +17,7 @@ from games.models import Hand, Seat, Settlement
 from games.tasks import settle_hand
 from leaderboards.models import Rating, RatingChange
 from tests.games.conftest import sweep
-from tests.live import free_port
+from tests.live import free_port, wait_for
 
 # The hand's end queues its settlement on commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,10 +103,12 @@ def test_a_hand_owed_only_its_rating_is_rated_once(make_user, resend_at_once):
 
 def _wait_marked(hand: Hand, timeout: float = 30) -> None:
     """The settlement task (inline, or on the services profile's worker) marked the hand."""
-    deadline = time.monotonic() + timeout
-    while not Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists():
-        assert time.monotonic() < deadline, f"hand {hand.pk} was not marked settled"
-        time.sleep(0.05)
+    wait_for(
+        lambda: Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists(),
+        timeout,
+        f"hand {hand.pk} to be marked settled",
+        step=0.05,
+    )
 
 
 def test_a_hand_is_resent_only_after_the_grace(make_user, settings, dead_broker):
