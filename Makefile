@@ -39,12 +39,19 @@ $(CHROMIUM):
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-wqy-microhei
 
+# The tests run in one process per core (pytest-xdist), a test file to a process so that a
+# file's servers and browser start once. Not with REDIS_URL set: there the tests share one
+# Redis and one Celery worker on one test database, so they run in one process
+# (TEST_WORKERS=0 asks for that anywhere).
+TEST_WORKERS ?= $(if $(REDIS_URL),0,auto)
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+
 test: $(VENV)/.stamp-dev | $(CHROMIUM)
-	$(PY) -m pytest
+	$(PYTEST)
 
 # What needs no browser, no servers in processes and no PostgreSQL (markers: pyproject.toml).
 test-fast: $(VENV)/.stamp-dev
-	$(PY) -m pytest -m "not browser and not integration and not postgresql"
+	$(PYTEST) -m "not browser and not integration and not postgresql"
 
 lint: $(VENV)/.stamp-dev
 	$(VENV)/bin/ruff check .

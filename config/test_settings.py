@@ -8,3 +8,8 @@ check the passwords the tests set.
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # The test database is thrown away: a commit need not wait for the disk (a killed
+    # process still loses nothing; only a crash of the machine would).
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous=OFF"  # noqa: F405

@@ -15,10 +15,25 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = "config.asgi:application"
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str, step: float = 0.1):
+    """Poll ``condition`` until it is truthy (returned) or ``timeout`` seconds pass: how a
+    test waits for what only shows in a database or another process (a row a Celery worker
+    writes, a server coming up), where there is no event to wait on."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
 
 
 def choose(legal: list[dict]) -> dict:

@@ -53,17 +53,16 @@ def play_out(room, *, max_sweeps=500):
 
 def wait_settled(hand, timeout: float = 30):
     """Settlement runs on Celery: inline here, on a real worker in the services profile."""
-    import time
-
     from games.models import Settlement
     from leaderboards.models import RatingChange
+    from tests.live import wait_for
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (
+    wait_for(
+        lambda: (
             Settlement.objects.filter(hand=hand).exists()
             and RatingChange.objects.filter(hand=hand).count() == 4
-        ):
-            return Settlement.objects.get(hand=hand)
-        time.sleep(0.1)
-    raise AssertionError(f"hand {hand.pk} was not settled within {timeout} s")
+        ),
+        timeout,
+        f"hand {hand.pk} to be settled and rated",
+    )
+    return Settlement.objects.get(hand=hand)

@@ -3,7 +3,6 @@ change nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -11,8 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
+from games import services
 from games.models import Presence, Room, Seat
-from games.table import services
 from tests.games.test_api import logged_in
 from tests.games.test_consumers import ann_at_a_table, connect, cookie_for, drain, receive_until
 
@@ -159,21 +158,37 @@ def test_a_ready_that_changes_nothing_is_not_rebroadcast(make_user):
     services.room_join(room_id=room.pk, user=bob)
     ann_cookie, bob_cookie = cookie_for(ann), cookie_for(bob)
 
+    def bobs(room_msg):
+        return next(s for s in room_msg["d"]["seats"] if s["name"] == "bob")
+
     async def run():
         a, b = connect(room, ann_cookie), connect(room, bob_cookie)
         await a.connect()
         await b.connect()
+        # Bob's arrival is the last presence broadcast: once ann's socket has it, bob's
+        # has it queued too, and the drains leave nothing of the joins behind.
+        while not bobs(await receive_until(a, "room"))["connected"]:
+            pass
         await drain(a)
         await drain(b)
         for _ in range(5):
             await a.send_json_to({"t": "ready"})
-        # The room frames of the two sockets' own arrival may come first on a busy machine.
-        first = await receive_until(b, "room")
-        while not first["d"]["seats"][0]["ready"]:
-            first = await receive_until(b, "room")
-        await asyncio.sleep(1)  # time for any echo of the other four to arrive
-        rest = [m for m in await drain(b) if m["t"] == "room"]
-        assert rest == []
+        # A socket handles its frames in order: the reply to this one means the five
+        # readies are done, and whatever they broadcast is on its way to bob before bob's
+        # own ready is.
+        await a.send_json_to({"t": "no such message"})
+        await receive_until(a, "error")
+        await b.send_json_to({"t": "ready"})
+        seen = []
+        while True:
+            msg = await receive_until(b, "room", seen=seen)
+            if bobs(msg)["ready"]:
+                break
+        rooms = [m for m in seen if m["t"] == "room"]  # ann's ready once, then bob's
+        assert [(m["d"]["seats"][0]["ready"], bobs(m)["ready"]) for m in rooms] == [
+            (True, False),
+            (True, True),
+        ]
         await a.disconnect()
         await b.disconnect()
 

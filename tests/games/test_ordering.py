@@ -109,8 +109,9 @@ def test_overtaken_versions_go_out_in_order_and_a_lost_one_becomes_a_snapshot(ma
         # is held, and after the gap wait the socket gets a snapshot of the table as the
         # database has it, never the gapped frame.
         await send(b[5])
-        await asyncio.sleep(consumers.GAP_WAIT + 0.2)
-        got = await drain(comm)
+        got = []  # everything up to the snapshot's state frame (sent after GAP_WAIT), and after
+        await receive_until(comm, "state", timeout=consumers.GAP_WAIT + 10, seen=got)
+        got += await drain(comm)
         db_version = await database_sync_to_async(
             lambda: Hand.objects.get(room=room, number=1).version
         )()
@@ -144,8 +145,12 @@ def test_a_socket_never_sees_a_version_skip_under_any_delivery_order(make_user):
         random.Random(15).shuffle(order)
         for i in order:
             await send(b[i])
-        await asyncio.sleep(consumers.GAP_WAIT + 0.2)
-        got = await drain(comm)
+        # Up to the newest version (live, or in a snapshot after GAP_WAIT), then whatever
+        # else the socket still sends.
+        newest, got = _versions(b[-1])[-1], []
+        while not (got and got[-1]["t"] == "state" and got[-1]["v"] == newest):
+            await receive_until(comm, "state", timeout=consumers.GAP_WAIT + 10, seen=got)
+        got += await drain(comm)
         last, after_room = 0, False
         for m in got:
             if m["t"] == "room":

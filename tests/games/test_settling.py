@@ -17,7 +17,7 @@ from games.table import services, settling, sweeper
 from games.tasks import settle_hand
 from leaderboards.models import Rating, RatingChange
 from tests.games.conftest import sweep
-from tests.live import free_port
+from tests.live import free_port, wait_for
 
 # The hand's end queues its settlement on commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,10 +103,12 @@ def test_a_hand_owed_only_its_rating_is_rated_once(make_user, resend_at_once):
 
 def _wait_marked(hand: Hand, timeout: float = 30) -> None:
     """The settlement task (inline, or on the services profile's worker) marked the hand."""
-    deadline = time.monotonic() + timeout
-    while not Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists():
-        assert time.monotonic() < deadline, f"hand {hand.pk} was not marked settled"
-        time.sleep(0.05)
+    wait_for(
+        lambda: Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists(),
+        timeout,
+        f"hand {hand.pk} to be marked settled",
+        step=0.05,
+    )
 
 
 def test_a_hand_is_resent_only_after_the_grace(make_user, settings, dead_broker):
@@ -154,11 +156,14 @@ def test_failing_sweeps_back_off_and_log_once_per_outage(monkeypatch, caplog):
 def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, caplog):
     """A server process's sweeper loop (``sweep_forever``) outlives failing sweeps."""
     import asyncio
+    import threading
 
-    calls = []
+    calls, sixth = [], threading.Event()
 
-    def sweep_once():
+    def sweep_once():  # in a worker thread (database_sync_to_async)
         calls.append(time.monotonic())
+        if len(calls) == 6:
+            sixth.set()
         if len(calls) <= 3:
             raise OperationalError("server closed the connection unexpectedly")
         return 0
@@ -167,9 +172,10 @@ def test_the_in_process_sweeper_keeps_sweeping_through_an_outage(monkeypatch, ca
 
     async def run():
         task = asyncio.ensure_future(sweeper.sweep_forever(0.01))
-        while len(calls) < 6:
-            assert not task.done(), task
-            await asyncio.sleep(0.01)
+        done = asyncio.ensure_future(asyncio.to_thread(sixth.wait, 30))
+        await asyncio.wait([task, done], return_when=asyncio.FIRST_COMPLETED)
+        assert not task.done(), task  # the loop never ends on its own
+        assert done.result(), f"{len(calls)} sweeps in 30 s"
         task.cancel()
 
     with caplog.at_level(logging.INFO, logger="games.table.sweeper"):

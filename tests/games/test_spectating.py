@@ -340,20 +340,16 @@ def test_players_and_spectators_see_how_many_watch(make_user, client):
         assert await watchers_now(player, 0) == 0  # the player is not a watcher
         bob_sock = connect(room, cookies[1])
         await bob_sock.connect()
-        await asyncio.sleep(0.1)
         assert await watchers_now(player, 1) == 1
         assert await watchers_now(bob_sock, 1) == 1
         cat_sock, cat_tab = connect(room, cookies[2]), connect(room, cookies[2])
         await cat_sock.connect()
         await cat_tab.connect()  # two tabs: still one person watching
-        await asyncio.sleep(0.1)
         assert await watchers_now(player, 2) == 2
         await bob_sock.disconnect()
-        await asyncio.sleep(0.1)
         assert await watchers_now(player, 1) == 1
         await cat_sock.disconnect()
         await cat_tab.disconnect()
-        await asyncio.sleep(0.1)
         assert await watchers_now(player, 0) == 0
         await player.disconnect()
 

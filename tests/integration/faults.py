@@ -16,13 +16,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 
-from tests.live import ROOT, SITE, free_port
+from tests.live import ROOT, SITE, free_port, wait_for
 
 # The newest PostgreSQL server installed (Debian keeps each version's binaries apart).
 PG_BIN = max(
@@ -42,18 +40,6 @@ MISSING = [
 # A sweeper's log line when its sweeps start failing and when they work again.
 OUTAGE = "sweeps are failing"
 RECOVERED = "sweeps work again"
-
-
-def wait_for(condition: Callable[[], object], timeout: float, what: str, step: float = 0.1):
-    """Poll ``condition`` until it is truthy (returned) or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(step)
 
 
 def _as_postgres(args: list[str], **kw) -> subprocess.CompletedProcess:

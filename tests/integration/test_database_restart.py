@@ -31,7 +31,7 @@ def test_four_clients_survive_a_database_restart_mid_hand(django_user_model):
                     " WHERE datname = %s AND pid <> pg_backend_pid()",
                     [name],
                 )
-                time.sleep(1.0)
+                time.sleep(1.0)  # the outage: new connections are refused for a second
             finally:
                 admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
 

@@ -54,6 +54,7 @@ class Player:
         self.settled = None
         self.reconnects = 0
         self.syncs = 0
+        self.on_version = None  # called with each version the client is shown
 
     async def run(self, deadline):
         loop = asyncio.get_running_loop()
@@ -96,6 +97,8 @@ class Player:
         t, d = msg["t"], msg["d"]
         if t == "state":
             self.max_version = max(self.max_version, msg["v"])
+            if self.on_version is not None:
+                self.on_version(msg["v"])
             if d["legal"]:
                 await ws.send(json.dumps({"t": "act", "v": msg["v"], "action": choose(d["legal"])}))
                 self.acted.append(msg["v"])
@@ -116,7 +119,7 @@ def test_four_clients_survive_a_daphne_crash_mid_hand(django_user_model):
     def kill_and_restart(servers):
         victim = servers[0]  # serves players 0 and 2 (or everyone, with one process)
         victim.kill()
-        time.sleep(1.0)
+        time.sleep(1.0)  # the outage: clients find nothing listening for a second
         victim.start()
 
     play_through_an_outage(django_user_model, kill_and_restart, reconnected=True)
@@ -145,8 +148,10 @@ def play_through_an_outage(django_user_model, outage, *, reconnected: bool, refu
     crash = {"at": None}
 
     async def crash_mid_hand():
-        while max(p.max_version for p in players) < 25:
-            await asyncio.sleep(0.02)
+        past = asyncio.Event()
+        for p in players:
+            p.on_version = lambda v: v >= 25 and past.set()
+        await past.wait()
         crash["at"] = max(p.max_version for p in players)
         await asyncio.to_thread(outage, servers)
 

@@ -34,6 +34,7 @@ class Socket:
         self.frames: list[tuple[float, dict]] = []
         self.ws = None
         self.reader = None
+        self.arrived = asyncio.Event()  # set at each frame; cleared by whoever waits for one
 
     async def open(self):
         self.ws = await connect(
@@ -49,6 +50,7 @@ class Socket:
         loop = asyncio.get_running_loop()
         async for raw in self.ws:
             self.frames.append((loop.time(), json.loads(raw)))
+            self.arrived.set()
 
     async def close(self):
         await self.ws.close()
@@ -62,17 +64,25 @@ class Socket:
         return rooms[-1]["d"]["watchers"] if rooms else None
 
     async def wait(self, check, timeout=10.0):
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while not check():
-            assert loop.time() < end, "timed out"
-            await asyncio.sleep(0.02)
+        """Until ``check()`` holds, looked at again as each frame arrives."""
+
+        async def frames_until():
+            while not check():
+                self.arrived.clear()
+                await self.arrived.wait()
+
+        try:
+            await asyncio.wait_for(frames_until(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out after {timeout} s") from None
 
 
 async def play(sock: Socket, stop: asyncio.Event):
     """Act on every state that offers the player something, until told to stop."""
     acted = -1
+    stopped = asyncio.ensure_future(stop.wait())
     while not stop.is_set():
+        sock.arrived.clear()
         states = sock.states()
         if states:
             msg = states[-1][1]
@@ -80,7 +90,9 @@ async def play(sock: Socket, stop: asyncio.Event):
                 acted = msg["v"]
                 action = choose(msg["d"]["legal"])
                 await sock.ws.send(json.dumps({"t": "act", "v": msg["v"], "action": action}))
-        await asyncio.sleep(0.05)
+        arrived = asyncio.ensure_future(sock.arrived.wait())
+        await asyncio.wait([arrived, stopped], return_when=asyncio.FIRST_COMPLETED)
+        arrived.cancel()
 
 
 def test_a_delayed_spectator_on_another_server(django_user_model):
@@ -114,14 +126,14 @@ def test_a_delayed_spectator_on_another_server(django_user_model):
         assert player.states()[0][0] - t0 < 1.5  # players see the table as it is
         stop = asyncio.Event()
         task = asyncio.ensure_future(play(player, stop))
-        await asyncio.sleep(DELAY - 0.7)
+        await asyncio.sleep(DELAY - 0.7)  # most of the delay: what is under test here
         assert watcher.states() == [], "the spectator saw the hand before the delay"
         await watcher.wait(lambda: watcher.states(), timeout=5)
         first_at, first = watcher.states()[0]
         assert first_at - t0 >= DELAY - 0.3 and first["d"]["seat"] is None
         # Moves keep coming; a second spectator joins mid-hand on the watcher's server:
         # their snapshot is the hand as it was DELAY seconds ago.
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(1.5)  # the hand moves on meanwhile (the player is acting)
         late = Socket(watcher_port, room.pk, cookies[2])
         joined = loop.time()
         seen_live, last = player.states()[-1]

@@ -10,6 +10,7 @@ from games.table import services
 from records.models import Match
 from records.services import match_finished
 from tests.games.conftest import four_seated, play_out
+from tests.live import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,15 +18,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def wait_recorded(room, timeout: float = 30) -> Match:
     """The record is written by a task queued after the last settlement: inline here, on
     a real worker in the services profile (after the settlement task is done)."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = Match.objects.filter(room=room).first()
-        if match is not None:
-            return match
-        time.sleep(0.1)
-    raise AssertionError(f"the match of room {room.pk} was not recorded within {timeout} s")
+    return wait_for(
+        lambda: Match.objects.filter(room=room).first(),
+        timeout,
+        f"the match of room {room.pk} to be recorded",
+    )
 
 
 def test_a_finished_match_is_recorded_once_with_its_figures(make_user):

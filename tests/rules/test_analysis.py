@@ -630,7 +630,7 @@ def test_shanten_matches_mahjong_package_on_known_hands():
         assert A.shanten(c, seven_pairs=False) == Shanten.calculate_shanten_for_regular_hand(c)
 
 
-@settings(deadline=None, max_examples=600)
+@settings(deadline=None, max_examples=300)
 @given(wall_hands((1, 2, 4, 5, 7, 8, 10, 11, 13, 14)))
 def test_shanten_matches_mahjong_package(c):
     from mahjong.shanten import Shanten

@@ -198,7 +198,7 @@ def _bao_holds(state, seat: int, bao: dict) -> bool:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
     seed=st.integers(0, 2**63 - 1),

@@ -106,7 +106,7 @@ def _playout(variant, rules, seeds, choice_seed, randomness):
     return state, log
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     vr=VARIANT_RULES,
     seeds=SEEDS,

@@ -637,7 +637,7 @@ def test_payment_json():
 
 # --- properties ----------------------------------------------------------------------
 
-PROPS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 SEVEN_PAIRS_FAMILY = {"qi_dui", "hao_hua_qi_dui", "shuang_hao_hua_qi_dui", "san_hao_hua_qi_dui"}
 BAO_ITEMS = {"bao_tou", "gang_bao", "gang_piao"}
 REPLACES = {p.id: set(p.replaces) for p in PATTERNS}

@@ -69,7 +69,7 @@ def wins(draw):
     return ctx, opts
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(wins())
 def test_the_bound_is_never_below_the_best_reading_and_reaches_agrees_with_score(case):
     ctx, opts = case
