@@ -10,8 +10,8 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import services
 from games.models import Presence, Room, Seat
+from games.table import services
 from tests.games.test_api import logged_in
 from tests.games.test_consumers import ann_at_a_table, connect, cookie_for, drain, receive_until
 
