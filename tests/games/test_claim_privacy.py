@@ -10,7 +10,6 @@ the discard to that seat's turn."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -103,9 +102,8 @@ def _played(make_user, tag: str, fan_name: str, *, pung: bool, at):
         socks = [connect(room, c) for c in cookies]
         for s in socks:
             assert (await s.connect())[0]
-        await asyncio.sleep(0.2)
-        for s in socks:
-            await drain(s)
+        for s in socks:  # each socket's snapshot, then whatever the joins sent with it
+            await _states(s, 1)
         fire = database_sync_to_async(timers.deadlines_fire_due)
         assert await fire(at) == 1  # the dealer's discard opens the window
         if pung:
