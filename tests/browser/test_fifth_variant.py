@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ROOT
-from tests.browser.test_table import DESKTOP, sign_up
+from tests.browser.test_table import DESKTOP, play_step, sign_up
 from tests.live import DaphneServer, free_port, server_env
 
 APP = "tests.variants.tuidaohu.asgi:application"
@@ -41,21 +41,6 @@ def fifth_server(tmp_path_factory):
         yield f"http://127.0.0.1:{server.port}"
     finally:
         server.stop()
-
-
-def play_step(page) -> bool:
-    """Our seat's move from the DOM: win, pass a claim, else discard the last legal tile."""
-    for selector in ('#actions button[data-type="hu"]', '#actions button[data-type="pass"]'):
-        button = page.locator(selector)
-        if button.count():
-            button.first.click(timeout=2000)
-            return True
-    tiles = page.locator('#my-hand .tile[data-legal="discard"]')
-    if tiles.count():
-        tiles.last.click(timeout=2000)
-        page.locator("#my-hand .tile.selected").click(timeout=2000)
-        return True
-    return False
 
 
 def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screenshots_dir):
