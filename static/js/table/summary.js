@@ -8,7 +8,6 @@ import { api } from "../net.js";
 import { drawSummary, savePNG } from "../summary_image.js";
 import { boot, fmt, named, S, table } from "./state.js";
 import { $, el, refusal, toast } from "./ui.js";
-import { closeResult } from "./result.js";
 
 let fetched = null; // the match id whose summary was asked for
 let data = null; // {match, summary}
@@ -142,7 +141,7 @@ function render() {
 /** Show the summary (fetched once per match). */
 export function openSummary() {
   if (!data) return;
-  closeResult();
+  // Shown over the last hand's result, which stays open beneath it.
   render();
   const dlg = $("#summary");
   if (!dlg.open) dlg.showModal();
