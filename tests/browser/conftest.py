@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.live import DaphneServer, free_port, server_env
+from tests.live import SITE, DaphneServer, free_port, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -47,14 +48,16 @@ def table_server(live_server_url) -> ServerURL:
     return live_server_url
 
 
-@pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory):
-    """Its own SQLite database and the in-process defaults, whatever profile the suite runs."""
-    tmp = tmp_path_factory.mktemp("browser")
-    db_url = f"sqlite:///{tmp / 'browser.sqlite3'}"
-    env = server_env(db_url, GAME_NEXT_HAND_SECONDS="600", PYTHONUNBUFFERED="1")
-    for key in ("REDIS_URL", "REDIS_CACHE_URL", "DJANGO_SETTINGS_MODULE"):
+@contextmanager
+def site(tmp: Path, name: str, app: str = SITE, **extra: str):
+    """The site served by Daphne on its own SQLite file ``tmp/<name>.sqlite3``, migrated
+    first, with the in-process defaults whatever profile the suite runs (no Redis) and the
+    test settings (their password hasher; a thrown-away database need not wait for the
+    disk at each commit); yields the server."""
+    env = server_env(f"sqlite:///{tmp / name}.sqlite3", **extra)
+    for key in ("REDIS_URL", "REDIS_CACHE_URL"):
         env.pop(key, None)
+    env["DJANGO_SETTINGS_MODULE"] = "config.test_settings"
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
@@ -62,16 +65,23 @@ def live_server_url(tmp_path_factory):
         check=True,
         capture_output=True,
     )
-    server = DaphneServer(free_port(), env, tmp / "daphne.log")
+    server = DaphneServer(free_port(), env, tmp / f"{name}.log", app=app)
     server.start()
     try:
-        url = ServerURL(f"http://127.0.0.1:{server.port}")
-        url.db = tmp / "browser.sqlite3"
-        yield url
+        yield server
     finally:
         server.stop()
         if os.environ.get("BROWSER_TEST_LOG"):
-            print((tmp / "daphne.log").read_text(errors="replace")[-5000:])
+            print((tmp / f"{name}.log").read_text(errors="replace")[-5000:])
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("browser")
+    with site(tmp, "browser", GAME_NEXT_HAND_SECONDS="600", PYTHONUNBUFFERED="1") as server:
+        url = ServerURL(f"http://127.0.0.1:{server.port}")
+        url.db = tmp / "browser.sqlite3"
+        yield url
 
 
 # Module scope, not session: the sync API runs an event loop in this thread while it is

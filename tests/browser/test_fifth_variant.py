@@ -6,16 +6,13 @@ line, and the hand page re-deals it, all from the data the variant serves."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ROOT
+from tests.browser.conftest import site
 from tests.browser.test_table import DESKTOP, play_step, sign_up
-from tests.live import DaphneServer, free_port, server_env
 
 APP = "tests.variants.tuidaohu.asgi:application"
 KEY = "test_tuidaohu"
@@ -25,22 +22,8 @@ KEY = "test_tuidaohu"
 def fifth_server(tmp_path_factory):
     """The site on its own SQLite file, with the test variant registered at start."""
     tmp = tmp_path_factory.mktemp("fifth")
-    env = server_env(f"sqlite:///{tmp / 'fifth.sqlite3'}", GAME_NEXT_HAND_SECONDS="600")
-    for key in ("REDIS_URL", "REDIS_CACHE_URL", "DJANGO_SETTINGS_MODULE"):
-        env.pop(key, None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    server = DaphneServer(free_port(), env, tmp / "daphne.log", app=APP)
-    server.start()
-    try:
+    with site(tmp, "fifth", APP, GAME_NEXT_HAND_SECONDS="600") as server:
         yield f"http://127.0.0.1:{server.port}"
-    finally:
-        server.stop()
 
 
 def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screenshots_dir):

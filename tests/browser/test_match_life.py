@@ -1,7 +1,8 @@
 """Club match life on a phone, two players (the club's owner and a member) and two bots:
-an 8-hand match played to its 大结算 (托管 plays both seats), the summary saved as a PNG
-drawn in the browser, the match in the club's 战绩 and its CSV, a quick phrase sent and
-muted, 本桌规则 with the preset's changes marked; and a match ended by a dissolve vote."""
+a 2-hand match played to its 大结算 (托管 plays both seats, the page readies between the
+hands), the summary saved as a PNG drawn in the browser, the match in the club's 战绩 and
+its CSV, a quick phrase sent and muted, 本桌规则 with the preset's changes marked; and a
+match ended by a dissolve vote."""
 
 from __future__ import annotations
 
@@ -75,9 +76,9 @@ def save_summary_image(page, match_id):
     assert Path(download.path()).read_bytes()[:8] == PNG
 
 
-def test_an_8_hand_club_match_to_its_summary(browser, live_server_url, screenshots_dir):
+def test_a_club_match_to_its_summary(browser, live_server_url, screenshots_dir):
     base = live_server_url
-    contexts, owner, member, club_id, room_id = club_table(browser, base, "life", hands=8)
+    contexts, owner, member, club_id, room_id = club_table(browser, base, "life", hands=2)
 
     # A quick phrase from the member shows beside their seat at the owner's table.
     member.locator("#menu-phrases > summary").click()
@@ -111,7 +112,7 @@ def test_an_8_hand_club_match_to_its_summary(browser, live_server_url, screensho
         dialog = page.locator("#summary")
         expect(dialog).to_be_visible(timeout=60_000)
         expect(page.locator("#summary-standings tbody tr")).to_have_count(4)
-        expect(page.locator("#summary-hands tbody tr")).to_have_count(8)
+        expect(page.locator("#summary-hands tbody tr")).to_have_count(2)
     match_id = int(owner.locator("#summary").get_attribute("data-match"))
     assert owner.locator("#summary").get_attribute("data-ended-by") == "complete"
     match = api(owner, "GET", f"/api/matches/{match_id}/")["data"]
@@ -145,6 +146,9 @@ def test_an_8_hand_club_match_to_its_summary(browser, live_server_url, screensho
     # 本桌规则 from the table's help: the preset's changes are marked.
     owner.goto(f"{base}/rooms/{room_id}/")
     owner.locator("#summary-close").click()
+    # The last hand's result stays open beneath the 大结算.
+    expect(owner.locator("#result")).to_be_visible()
+    owner.locator("#btn-result-close").click()
     owner.locator("#menu-help > summary").click()
     owner.locator("#link-table-rules").click()
     owner.wait_for_url(re.compile(rf"/rules/sichuan/\?room={room_id}$"))
