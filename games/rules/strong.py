@@ -17,10 +17,12 @@ A decision compares expected values in points:
   The chance of getting there is the chance of enough useful draws before the wall
   runs out;
 * **defence** — each opponent looks ready with a probability that grows with its
-  discards and exposed melds; a tile's danger is how likely such a hand waits on it
+  discards (in Sichuan, from its first discard outside its 定缺: a hand still holding
+  that suit cannot win) and exposed melds; a tile's danger is how likely such a hand waits on it
   (lower for tiles that seat threw, for terminals and honours, for kinds mostly seen,
   nil for a suit it cannot win with) times what a win costs.  When the hand is far
-  from winning the danger outweighs the small chance of winning, so it folds;
+  from winning the danger outweighs the small chance of winning, so it folds (not in
+  Sichuan, where a hand not ready at the end pays 查大叫);
 * **claims** — a pung or chow is taken when it brings the hand a step closer and the
   best discard after it is worth about as much as waiting; a kong when it costs no
   step; a win on a discard is passed only for a likelier and larger self-draw (every
@@ -64,6 +66,15 @@ _SELF_DRAW_MARGIN = 1.5
 _CLAIM_MARGIN = 0.9
 # Waits scored exactly at most (the likeliest first); the rest take their mean value.
 _MAX_SCORED_WAITS = 6
+# What a deal-in costs, in the seat's own plain win.
+_DEAL_IN = 2.5
+# Sichuan (血战到底): a hand that folds and is not ready when the wall ends pays every
+# ready hand its largest win (查大叫), so it never folds; a deal-in pays one winner,
+# mostly a 1–2 fan hand, and the game goes on, so it costs half as much.
+_NEVER_FOLDS = frozenset({"sichuan"})
+_DEAL_IN_BY_VARIANT = {"sichuan": 1.25}
+# Turns an opponent is taken to have played before its first discard outside its 定缺.
+_QUE_TURNS = 2
 
 
 # --------------------------------------------------------------------------
@@ -325,14 +336,25 @@ class Table:
         if k == self.seat or m.won[k] is not None:
             return 0.0
         exposed = sum(1 for mm in m.melds[k] if not mm.concealed)
-        turns = len(m.discards[k]) + len(m.melds[k])
+        river = m.discards[k]
+        que = m.vs.get("que") if isinstance(m.vs, dict) else None
+        dead = que[k] if que else None
+        if dead is not None:
+            # A declared missing suit (定缺) is thrown first and no hand holding it wins:
+            # the seat's turns count from its first other discard (a couple before it).
+            first = next((i for i, t in enumerate(river) if t // 9 != dead), None)
+            if first is None:
+                return 0.0
+            turns = len(river) - first + _QUE_TURNS + len(m.melds[k])
+        else:
+            turns = len(river) + len(m.melds[k])
         return min(0.9, 0.02 * turns + 0.18 * exposed + (0.1 if exposed >= 2 else 0.0))
 
     def danger(self, t: int) -> float:
         """Expected points lost by discarding ``t`` now."""
         m = self.m
         total = 0.0
-        base = self.base_points * 2.5
+        base = self.base_points * _DEAL_IN_BY_VARIANT.get(m.variant, _DEAL_IN)
         for k in range(4):
             threat = self.threats[k]
             if not threat or not self.can_win_on_mine[k]:
@@ -525,7 +547,10 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         plan = table.v.bot_turn_override(m, seat, legal)
         if plan is not None:
             return plan
-    if (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1]):
+    fold = m.variant not in _NEVER_FOLDS and (
+        (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1])
+    )
+    if fold:
         # Too far from winning against a hand that looks ready: play the safest tile.
         best = min(scored, key=lambda x: (x[-1], -x[1]))
     for g in (a for a in legal if a["type"] == "gang"):

@@ -139,6 +139,53 @@ def test_the_strong_bot_folds_against_a_ready_looking_opponent():
     assert T.parse_one(action["tile"]) in s.discards[opp]
 
 
+def test_a_sichuan_opponent_still_throwing_its_missing_suit_is_not_feared():
+    """A hand that holds its 定缺 suit cannot win: until its first other discard an
+    opponent does not look ready, however long its river; after it, it does."""
+    state = _play("sichuan", 21, 12)
+    seat = awaited(state)[0]
+    opp = (seat + 1) % 4
+    s = state.clone()
+    que = s.vs["que"][opp]
+    own = [que * 9 + n for n in range(9)]
+    s.discards[opp] = own + own[:5]
+    s.melds[opp] = []
+    assert Table(seat_state(s, seat), seat).threats[opp] == 0
+    other = (que + 1) % 3 * 9
+    s.discards[opp] = own[:3] + [other] * 11
+    assert Table(seat_state(s, seat), seat).threats[opp] > 0.2
+
+
+def test_the_strong_bot_plays_on_in_sichuan_where_an_unready_hand_pays_at_the_end():
+    """Far from ready against an opponent that looks ready, the strong bot folds where
+    it may (the Guangzhou case above) but in Sichuan keeps its best shape: a hand not
+    ready when the wall ends pays every ready one (查大叫)."""
+    from games.rules.model import Meld
+
+    state = _play("sichuan", 21, 30)
+    seat = state.turn
+    opp = next(k for k in range(4) if k != seat and state.won[k] is None)
+    s = state.clone()
+    que = s.vs["que"][seat]
+    a, b = [x for x in range(3) if x != que][:2]
+    # 1345579 in one suit, 1246799 in the other: two steps from ready.
+    hand = [a * 9 + n for n in (0, 2, 3, 4, 4, 6, 8)] + [b * 9 + n for n in (0, 1, 3, 5, 6, 8, 8)]
+    s.hands[seat] = sorted(hand)
+    s.drawn = s.hands[seat][-1]
+    # The opponent threw 5 of one suit and 9 of the other four times, and shows two pungs.
+    s.discards[opp] = [s.vs["que"][opp] * 9] + [a * 9 + 4, b * 9 + 8] * 4
+    s.melds[opp] = [Meld("peng", (k,) * 3, from_seat=seat) for k in (a * 9 + 5, b * 9 + 6)]
+    s.hands[opp] = s.hands[opp][: len(s.hands[opp]) - 6]
+    table = Table(seat_state(s, seat), seat)
+    assert table.threats[opp] >= 0.6
+    action = choose_action(s, seat, "strong")
+    tile = T.parse_one(action["tile"])
+    # The safest tile is the 9 that seat threw (a folding hand's choice); the bot keeps
+    # to its shape instead.
+    assert min(set(hand), key=table.danger) == b * 9 + 8
+    assert tile != b * 9 + 8
+
+
 def test_a_duel_plays_each_deal_in_every_seat_and_reports():
     result = duel("sichuan", "strong", "basic", 2, seed=5).to_json()
     assert result["deals"] == 2

@@ -3,13 +3,17 @@ the bound that lets ``reaches_min_tai`` refuse a win without reading it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.rules import analysis
 from games.rules import tiles as T
 from games.rules.model import Meld, WinContext
 from games.rules.variants import get_variant
 from games.rules.variants.ningbo import tai as nt
+from games.rules.variants.ningbo import variant as nv
 from games.rules.variants.ningbo.options import TAI_DEFAULTS
 
 NINGBO = get_variant("ningbo")
@@ -132,3 +136,27 @@ def test_split_wilds_gives_a_list_the_caller_may_change():
         [2] + [0] * (T.NUM_KINDS - 1),
         1,
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(wins(), st.lists(st.integers(0, T.NUM_KINDS - 1), max_size=6))
+def test_the_bounds_of_several_waits_at_once_are_each_waits_own(case, kinds):
+    ctx, opts = case
+    kinds = [ctx.win_tile, *kinds]
+    assert nt.tai_bounds(ctx, opts, kinds) == [
+        nt._tai_bound(replace(ctx, win_tile=k), opts) for k in kinds
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(wins(), st.integers(1, 4))
+def test_the_bots_wait_check_agrees_with_reading_every_likely_wait(case, tries):
+    # The hand without its winning tile is a ready hand: the basic bot's question
+    # "does one of its likeliest waits win with enough 台?", answered with the bounds
+    # first and, here, by reading each of those waits.
+    ctx, opts = case
+    c, wilds = nt.split_wilds(ctx.hand, ctx.wild, opts)
+    waits = analysis.waits(c, wilds, seven_pairs=opts.qi_dui and not ctx.melds)
+    likeliest = sorted(waits, key=lambda k: (c[k], k))[:tries]
+    slow = any(nt.reaches_min_tai(replace(ctx, win_tile=k), opts) for k in likeliest)
+    assert nv._wait_wins.__wrapped__(ctx, opts, tries) == slow

@@ -581,61 +581,93 @@ def _tai_bound(ctx: WinContext, opts: Options) -> int:
     and one more of the best honour per three wilds; a flush where the real tiles keep
     to one numbered suit.  Values are never negative, so leaving an item in only raises
     the bound."""
+    return tai_bounds(ctx, opts, (ctx.win_tile,))[0]
+
+
+def tai_bounds(ctx: WinContext, opts: Options, kinds: Iterable[int]) -> list[int]:
+    """:func:`_tai_bound` of the win on each of ``kinds`` (``ctx.win_tile`` aside): what
+    depends on the hand alone is worked out once for all of them, so a bot asks it of
+    a ready hand's waits in one go."""
     v = opts.tai_values
-    fixed = _fixed_counts(ctx, opts)
-    total = sum(n * v[i] for i, n in fixed.items())
     wild = wild_kinds(ctx.wild, opts)
-    c, wilds = _split_wilds(ctx.full_hand, ctx.wild, opts)
-    melded = [k for m in ctx.melds for k in m.tiles]
-    real = [k for k in range(T.NUM_KINDS) if c[k]] + [k for k in melded if k not in wild]
-    suits = {T.suit_index(k) for k in real if k < T.HONOR}
-    honours = {k for k in real if k >= T.HONOR}
-    if len(suits) >= 2:
-        flush = 0
-    elif suits and honours:
-        flush = v["hun_yi_se"]
-    else:
-        flush = max(v["hun_yi_se"], v["qing_yi_se"])
-    seven = 0
-    if opts.qi_dui and not ctx.melds and analysis.is_seven_pairs(list(c), wilds):
-        seven = v["qi_dui"] + flush
+    fixed_totals: dict[bool, int] = {}  # by whether the winning tile is a wild
     c0, k0 = _split_wilds(ctx.hand, ctx.wild, opts)
+    melded = [k for m in ctx.melds for k in m.tiles]
+    melded_real = [k for k in melded if k not in wild]
+    held = [k for k in range(T.NUM_KINDS) if c0[k]]
     hand_waits = analysis.waits(list(c0), k0, seven_pairs=opts.qi_dui and not ctx.melds)
     single = not opts.single_wait_only or len(hand_waits) == 1
     pair_wait = v["dan_diao"] if single or len(ctx.hand) == 1 else 0
     chow_wait = max(v["bian_zhang"], v["jia_zhang"]) if single else 0
     scoring = DRAGONS | _seat_wind(ctx) | _round_wind(ctx)
-    # 平胡: all chows (honours only as the pair).
     pung_melded = any(m.kind != "chi" for m in ctx.melds)
-    held_honours = [k for k in range(T.HONOR, T.NUM_KINDS) if c[k]]
-    ping = not pung_melded and (
-        not held_honours
-        or (len(held_honours) == 1 and c[held_honours[0]] <= 2 and held_honours[0] not in scoring)
-    )
-    chows = (v["ping_hu"] if ping else 0) + max(chow_wait, pair_wait)
+    no_chow_melded = not any(m.kind == "chi" for m in ctx.melds)
+    seven_allowed = opts.qi_dui and not ctx.melds
 
-    # Pungs of honours.
     def pung_value(k: int) -> int:
         if k in DRAGONS:
             return v["jian_ke"]
         return v["men_feng"] * (k in _seat_wind(ctx)) + v["quan_feng"] * (k in _round_wind(ctx))
 
+    honour_values = {k: pung_value(k) for k in range(T.HONOR, T.NUM_KINDS)}
+    best_honour = max(honour_values.values())
     melded_pungs = {m.tile for m in ctx.melds if m.kind != "chi"}
-    honour_pungs = sum(
-        pung_value(k)
-        for k in range(T.HONOR, T.NUM_KINDS)
-        if k in melded_pungs or (c[k] and c[k] + wilds >= 3)
-    )
-    honour_pungs += wilds // 3 * max(pung_value(k) for k in range(T.HONOR, T.NUM_KINDS))
-    short = sum(-x % 3 for x in c if x)
-    all_pungs = not any(m.kind == "chi" for m in ctx.melds) and short - 1 <= wilds
-    pungs = (v["peng_peng_hu"] if all_pungs else 0) + honour_pungs
-    # 对倒: the winning tile (any wait, for a drawn wild) completes a pung of the hand.
-    win_kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
-    two = any(k < T.NUM_KINDS and c0[k] + k0 >= 2 for k in win_kinds)
-    waits = max(chow_wait, pair_wait, v["dui_dao"] if two else 0)
-    standard = v["pai_hu"] + flush + max(chows, pungs + waits)
-    return total + max(standard, seven)
+    out = []
+    for win in kinds:
+        is_wild = win in wild
+        if is_wild not in fixed_totals:
+            fixed = _fixed_counts(replace(ctx, win_tile=win), opts)
+            fixed_totals[is_wild] = sum(n * v[i] for i, n in fixed.items())
+        total = fixed_totals[is_wild]
+        if is_wild:
+            c, wilds, kinds_held = c0, k0 + 1, held
+        elif win < T.NUM_KINDS:
+            c = list(c0)
+            c[win] += 1
+            wilds = k0
+            kinds_held = held if c0[win] else sorted([*held, win])
+        else:
+            c, wilds, kinds_held = c0, k0, held
+        real = [*kinds_held, *melded_real]
+        suits = {k // 9 for k in real if k < T.HONOR}
+        honours = any(k >= T.HONOR for k in real)
+        if len(suits) >= 2:
+            flush = 0
+        elif suits and honours:
+            flush = v["hun_yi_se"]
+        else:
+            flush = max(v["hun_yi_se"], v["qing_yi_se"])
+        seven = 0
+        if seven_allowed and analysis.is_seven_pairs(list(c), wilds):
+            seven = v["qi_dui"] + flush
+        # 平胡: all chows (honours only as the pair).
+        held_honours = [k for k in kinds_held if k >= T.HONOR]
+        ping = not pung_melded and (
+            not held_honours
+            or (
+                len(held_honours) == 1
+                and c[held_honours[0]] <= 2
+                and held_honours[0] not in scoring
+            )
+        )
+        chows = (v["ping_hu"] if ping else 0) + max(chow_wait, pair_wait)
+        # Pungs of honours.
+        honour_pungs = sum(
+            honour_values[k]
+            for k in range(T.HONOR, T.NUM_KINDS)
+            if k in melded_pungs or (c[k] and c[k] + wilds >= 3)
+        )
+        honour_pungs += wilds // 3 * best_honour
+        short = sum(-c[k] % 3 for k in kinds_held)
+        all_pungs = no_chow_melded and short - 1 <= wilds
+        pungs = (v["peng_peng_hu"] if all_pungs else 0) + honour_pungs
+        # 对倒: the winning tile (any wait, for a drawn wild) completes a pung of the hand.
+        win_kinds = hand_waits if is_wild else [win]
+        two = any(k < T.NUM_KINDS and c0[k] + k0 >= 2 for k in win_kinds)
+        waits = max(chow_wait, pair_wait, v["dui_dao"] if two else 0)
+        standard = v["pai_hu"] + flush + max(chows, pungs + waits)
+        out.append(total + max(standard, seven))
+    return out
 
 
 def _lone_wild_discard(ctx: WinContext, opts: Options) -> int:

@@ -39,6 +39,7 @@ from .tai import (
     reaches_min_tai,
     score,
     split_wilds,
+    tai_bounds,
     wild_kinds,
     win_payments,
 )
@@ -311,8 +312,12 @@ def _wait_wins(ctx: WinContext, opts: Options, tries: int) -> bool:
     ready hand that draws and throws a tile weighs the same rests again."""
     c, wilds = split_wilds(ctx.hand, ctx.wild, opts)
     waits = analysis.waits(c, wilds, seven_pairs=opts.qi_dui and not ctx.melds)
-    for kind in sorted(waits, key=lambda k: (c[k], k))[:tries]:
-        if reaches_min_tai(replace(ctx, win_tile=kind), opts):
+    likeliest = sorted(waits, key=lambda k: (c[k], k))[:tries]
+    # The 台 bound of every wait in one go: a wait below min_tai on it is refused by
+    # ``reaches_min_tai`` before any reading, so it is not asked.
+    bounds = tai_bounds(ctx, opts, likeliest)
+    for kind, bound in zip(likeliest, bounds, strict=True):
+        if bound >= opts.min_tai and reaches_min_tai(replace(ctx, win_tile=kind), opts):
             return True
     return False
 
