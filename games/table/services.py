@@ -311,8 +311,8 @@ def room_add_bot(*, room_id, user) -> Room:
     seat = free[0]
     seat.user = bot_user(n)
     seat.save(update_fields=["user"])
-    _maybe_start_hand(room)
-    publish.room_changed_on_commit(room.pk)
+    if _maybe_start_hand(room) is None:  # a deal tells the table itself
+        publish.room_changed_on_commit(room.pk)
     return room
 
 
@@ -372,9 +372,10 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         seat.client_seed = seed
         fields.append("client_seed")
     seat.save(update_fields=fields)
+    # A ready that deals the hand is told with the deal (``_hand_start``'s room payload).
     if _maybe_start_hand(room, seats=seats, playing=playing) is None:
         _auto_ready_clock(room, seats)
-    publish.room_changed_on_commit(room.pk)
+        publish.room_changed_on_commit(room.pk)
     return room
 
 
@@ -476,8 +477,8 @@ def _hand_start(room: Room, seats: list[Seat]) -> Hand:
         viewers=seat_viewers(seats),
         private=room.private,
     )
-    # Merged: one payload with the readies that dealt it (a table sitting down sent one
-    # for its deal and another for its last ready, 50 ms apart).
+    # One payload for the deal and the ready (or bot) that dealt it: the callers send none
+    # of their own when a hand starts.
     publish.room_changed_on_commit(room.pk)
     return hand
 

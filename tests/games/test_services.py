@@ -332,3 +332,40 @@ def test_one_broken_table_does_not_stop_the_sweep_for_the_others(make_user, capl
     assert HandAction.objects.filter(hand__room=healthy).count() == 3
     assert HandAction.objects.filter(hand__room=broken).count() == 0
     assert "firing the deadline of hand" in caplog.text
+
+
+def test_the_ready_that_deals_a_hand_sends_the_table_one_room_payload(make_user):
+    """The room's payload goes out once for the last ready and the deal it made, not once
+    for each."""
+    import asyncio
+    import json
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.table.publish import room_group
+
+    users = [make_user(f"d{i}") for i in range(4)]
+    room = services.room_create(owner=users[0], variant="sichuan", hands=2)
+    for u in users[1:]:
+        services.room_join(room_id=room.pk, user=u)
+    for u in users[:3]:
+        services.room_ready(room_id=room.pk, user=u)
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(room_group(room.pk), channel)
+    services.room_ready(room_id=room.pk, user=users[3])
+
+    async def queued() -> list[str]:
+        kinds = []
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel), 0.2)
+            except TimeoutError:
+                return kinds
+            kinds += [json.loads(text)["t"] for _, _, text in message.get("frames", [])]
+
+    kinds = async_to_sync(queued)()
+    assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
+    assert kinds.count("room") == 1, kinds
+    assert "state" in kinds
