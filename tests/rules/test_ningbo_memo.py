@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import analysis
+from games.rules import analysis, heuristics
 from games.rules import tiles as T
+from games.rules.engine import replay
 from games.rules.model import Meld, WinContext
+from games.rules.rng import DealSeeds
+from games.rules.simulate import play_hand
 from games.rules.variants import get_variant
 from games.rules.variants.ningbo import tai as nt
 from games.rules.variants.ningbo import variant as nv
@@ -160,3 +164,71 @@ def test_the_bots_wait_check_agrees_with_reading_every_likely_wait(case, tries):
     likeliest = sorted(waits, key=lambda k: (c[k], k))[:tries]
     slow = any(nt.reaches_min_tai(replace(ctx, win_tile=k), opts) for k in likeliest)
     assert nv._wait_wins.__wrapped__(ctx, opts, tries) == slow
+
+
+@st.composite
+def ready_or_not(draw):
+    """``3n + 1`` tiles as counts and wilds, often near a ready shape: sets and a pair
+    with a tile or two taken away or swapped, or tiles drawn at random."""
+    wilds = draw(st.integers(0, 3))
+    c = [0] * T.NUM_KINDS
+    if draw(st.booleans()):
+        for kind, k in draw(st.lists(group, min_size=4, max_size=4)):
+            for t in (k, k + 1, k + 2) if kind == "chi" else (k, k, k):
+                c[t] += 1
+        c[draw(st.integers(0, T.NUM_KINDS - 1))] += 2
+    else:
+        for t in draw(st.lists(st.integers(0, T.NUM_KINDS - 1), min_size=14, max_size=14)):
+            c[t] += 1
+    for t in draw(st.lists(st.integers(0, T.NUM_KINDS - 1), max_size=2)):
+        c[t] += 1
+    size = draw(st.sampled_from([1, 4, 7, 10, 13]))
+    held = [k for k in range(T.NUM_KINDS) for _ in range(c[k])]
+    keep = draw(st.permutations(held))[: max(0, size - wilds)]
+    out = [0] * T.NUM_KINDS
+    for t in keep:
+        out[t] += 1
+    return out, size - len(keep)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ready_or_not(), st.booleans())
+def test_ready_by_shanten_is_ready_by_waits(case, seven):
+    # The basic bot's Ningbo plan reads "this discard leaves the hand ready" as 向听 0
+    # (the memo the generic choice fills too) where it once listed the waits.
+    c, wilds = case
+    assert (heuristics._shanten(tuple(c), wilds, seven) == 0) == bool(
+        analysis.waits(c, wilds, seven_pairs=seven)
+    )
+
+
+def _refused_in_full(state, seat, hand, tile, win_type, flags):
+    """``Ningbo._refused`` without its waits pre-check: the shape test, then the score."""
+    c, wilds = NINGBO.split_wilds(state, seat, [*hand, tile])
+    if not analysis.is_winning(c, wilds, **NINGBO.win_shapes(state, seat)):
+        return None
+    ctx = NINGBO.win_context(state, seat, hand, tile, win_type, frozenset(flags))
+    result = nt.score(ctx, state.rules)
+    if result.win or "refused" not in result.extra:
+        return None
+    return {**result.extra, "reason": result.reason}
+
+
+@pytest.mark.parametrize("rules", [{}, {"qi_dui": False}, {"min_tai": 6}])
+def test_the_refused_win_check_agrees_with_scoring_every_tile(rules):
+    # Every tile (wilds and flowers included) against every other seat's hand, along a
+    # played hand: the waits pre-check never hides a refusal the full check finds.
+    seeds = DealSeeds.for_test(11)
+    state, log = play_hand("ningbo", rules, seeds, check=False)
+    refused = 0
+    for n in range(0, len(log), 9):
+        s = replay("ningbo", state.rules, seeds, None, log[:n])
+        for seat in range(4):
+            hand = list(s.hands[seat])
+            if len(hand) % 3 != 1:
+                continue
+            for tile in range(T.NUM_TILES):
+                got = NINGBO._refused(s, seat, hand, tile, "discard", frozenset())
+                assert got == _refused_in_full(s, seat, hand, tile, "discard", ())
+                refused += got is not None
+    assert refused  # the hand does reach refusals, so both paths are exercised

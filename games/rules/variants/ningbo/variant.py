@@ -35,6 +35,7 @@ from ..registry import register
 from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
 from .tai import (
+    _split_wilds,
     pattern_names,
     reaches_min_tai,
     score,
@@ -202,11 +203,16 @@ class Ningbo(Variant):
 
     def _refused(self, state, seat, hand, tile, win_type, flags):
         shapes = self.win_shapes(state, seat)
-        if tile < T.NUM_KINDS and not self.is_wild(state, tile) and len(hand) % 3 == 1:
+        opts = state.rules
+        if (
+            tile < T.NUM_KINDS
+            and len(hand) % 3 == 1
+            and tile not in wild_kinds(state.indicator, opts)
+        ):
             # The hand's waits, remembered by its counts, answer for an ordinary tile
-            # (asked for three seats at every discard).
-            c, wilds = self.split_wilds(state, seat, hand)
-            if tile not in analysis.waits(c, wilds, **shapes):
+            # (asked for three seats at every discard, so read from the split's memo).
+            c, wilds = _split_wilds(tuple(hand), state.indicator, opts)
+            if tile not in analysis.waits(c, wilds, seven_pairs=shapes["seven_pairs"]):
                 return None
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
         if not analysis.is_winning(c, wilds, **shapes):
@@ -274,14 +280,15 @@ class Ningbo(Variant):
         wild = self.wild_kinds_for(state.indicator, state.rules)
         for a in legal:
             # The counts after this discard, from the hand's own (as ``split_wilds``
-            # reads a tile): only the discards that leave the hand ready matter.
+            # reads a tile): only the discards that leave the hand ready matter.  Ready
+            # is 向听 0, remembered by the counts: the generic choice asks the same.
             tile = T.parse_one(a["tile"])
             after, left = list(c), wilds
             if tile in wild:
                 left -= 1
             elif tile < T.NUM_KINDS:
                 after[tile] -= 1
-            if analysis.waits(after, left, seven_pairs=seven):
+            if _shanten(tuple(after), left, seven) == 0:
                 ready.append((a, tile))
         if len(ready) < 2:
             return None
