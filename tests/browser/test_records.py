@@ -67,7 +67,7 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     expect(page.locator("#btn-auto")).to_be_visible(timeout=20_000)
     assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200
     # The match is recorded once its only hand is settled.
-    page.wait_for_function(MATCH_RECORDED, polling=250, timeout=60_000)
+    page.wait_for_function(MATCH_RECORDED, polling=250, timeout=120_000)
     match = api(page, "GET", "/api/matches/")["data"]["results"][0]
     assert match["club"] == club_id and match["room"] == room_id
     assert sum(p["total"] for p in match["players"]) == 0
