@@ -47,14 +47,16 @@ $(CHROMIUM):
 # most tests first). Not with REDIS_URL set: there the tests share one Redis and one Celery
 # worker on one test database, so they run in one process (TEST_WORKERS=0 asks for that).
 TEST_WORKERS ?= $(if $(REDIS_URL),0,$(shell echo $$(( $$(nproc) * 2 ))))
-PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+PYTEST := $(PY) -m pytest --dist loadfile --no-loadscope-reorder
 
 test: $(VENV)/.stamp-dev | $(CHROMIUM)
-	$(PYTEST)
+	$(PYTEST) -n $(TEST_WORKERS)
 
 # What needs no browser, no servers in processes and no PostgreSQL (markers: pyproject.toml).
+# These tests compute rather than wait: one process a core.
+FAST_WORKERS ?= $(if $(REDIS_URL),0,auto)
 test-fast: $(VENV)/.stamp-dev
-	$(PYTEST) -m "not browser and not integration and not postgresql"
+	$(PYTEST) -n $(FAST_WORKERS) -m "not browser and not integration and not postgresql"
 
 lint: $(VENV)/.stamp-dev
 	$(VENV)/bin/ruff check .
