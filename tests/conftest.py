@@ -5,6 +5,8 @@ from django.core.cache import caches
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
 INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"
+# The browser tests' server and Chromium, for tests in any folder (one server a process).
+pytest_plugins = ["tests.browser.fixtures"]
 
 
 def pytest_configure(config):

@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import site
+from tests.browser.fixtures import site
 from tests.browser.test_table import DESKTOP, play_step, sign_up
 
 APP = "tests.variants.tuidaohu.asgi:application"

@@ -12,14 +12,6 @@ from playwright.sync_api import expect
 from tests.browser.test_table import PHONE, api, sign_up
 
 FITS = (Path(__file__).parent / "page_fits_width.js").read_text()
-# True once the player's matches count one; each poll asks the API (one request at a time).
-MATCH_RECORDED = """() => {
-  if (!window.__asking) {
-    window.__asking = fetch("/api/matches/").then((r) => r.json())
-      .then((d) => { window.__matches = d.count; }).finally(() => { window.__asking = null; });
-  }
-  return window.__matches === 1;
-}"""
 
 
 def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screenshots_dir):
@@ -66,8 +58,8 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     page.locator("#btn-ready").click()
     expect(page.locator("#btn-auto")).to_be_visible(timeout=20_000)
     assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200
-    # The match is recorded once its only hand is settled.
-    page.wait_for_function(MATCH_RECORDED, polling=250, timeout=60_000)
+    # The match is recorded once its only hand is settled: then the table opens its 大结算.
+    expect(page.locator("#summary")).to_be_visible(timeout=120_000)
     match = api(page, "GET", "/api/matches/")["data"]["results"][0]
     assert match["club"] == club_id and match["room"] == room_id
     assert sum(p["total"] for p in match["players"]) == 0

@@ -8,14 +8,13 @@ import re
 from playwright.sync_api import expect
 
 from games.rules import available
-from tests.browser.conftest import browser, live_server_url, screenshots_dir  # noqa: F401
 from tests.browser.test_table import DESKTOP, PHONE, sign_up
 
 
 def test_a_manager_changes_a_preset_and_a_member_plays_under_it(
-    browser,  # noqa: F811
-    live_server_url,  # noqa: F811
-    screenshots_dir,  # noqa: F811
+    browser,
+    live_server_url,
+    screenshots_dir,
 ):
     base = live_server_url
     errors: list[str] = []

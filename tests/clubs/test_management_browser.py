@@ -8,13 +8,12 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import browser, live_server_url, screenshots_dir  # noqa: F401
 from tests.browser.test_table import PHONE, sign_up
 
 NOT_WIDE = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
-def _phone(browser, base, name, locale, errors):  # noqa: F811
+def _phone(browser, base, name, locale, errors):
     page = browser.new_context(viewport=PHONE, locale=locale).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: d.accept())
@@ -29,7 +28,7 @@ def _ask(page, base, invite):
     page.wait_for_url(re.compile(r"/clubs/\?requested"))
 
 
-def test_an_owner_vets_who_joins(browser, live_server_url, screenshots_dir):  # noqa: F811
+def test_an_owner_vets_who_joins(browser, live_server_url, screenshots_dir):
     base = live_server_url
     errors: list[str] = []
 

@@ -81,7 +81,8 @@ def test_a_move_waits_for_the_room_lock_and_then_acts_on_what_its_holder_wrote(m
 
 def _play_to_the_end(room, users, *, left=()) -> Hand:
     """Bots' moves until the hand ends (the seats in ``left`` fired as their clocks run
-    out, as the sweeper would); the ended hand."""
+    out, as the sweeper would an hour from now); the ended hand."""
+    later = timezone.now() + timedelta(hours=1)
     for _ in range(400):
         hand = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
         if hand is None:
@@ -92,11 +93,12 @@ def _play_to_the_end(room, users, *, left=()) -> Hand:
             return ended
         state = HandState.from_json(hand.state)
         if not awaited(state):  # a claim window nobody took: the sweeper closes it
-            timers.deadlines_fire_due()
+            # On the left seats' clock: a window one of their moves opened closes then.
+            timers.deadlines_fire_due(later)
             continue
         seat = awaited(state)[0]
         if seat in left:
-            timers.hand_fire_deadline(room.pk, hand.pk, now=timezone.now() + timedelta(hours=1))
+            timers.hand_fire_deadline(room.pk, hand.pk, now=later)
         else:
             services.hand_act(
                 room_id=room.pk,

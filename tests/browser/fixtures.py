@@ -1,4 +1,6 @@
-"""Browser tests: a real Daphne server on the embedded profile, driven by Debian's Chromium.
+"""Browser tests' fixtures: a real Daphne server on the embedded profile, driven by Debian's
+Chromium.  A plugin of the whole suite (``tests/conftest.py``), so a test in any folder shares
+its process's one server.
 
 The server runs in a subprocess with its own SQLite file, so these tests talk to it over
 HTTP and WebSocket only (no django_db fixture).  Bots act fast (GAME_BOT_DELAY=0.05) and the
@@ -14,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from tests.live import SITE, DaphneServer, free_port, server_env
 
@@ -88,6 +89,8 @@ def live_server_url(tmp_path_factory):
 # open, and asgiref's async_to_sync refuses to run beside one (later tests use it).
 @pytest.fixture(scope="module")
 def browser():
+    from playwright.sync_api import sync_playwright
+
     assert Path(CHROMIUM).exists(), "install Debian's chromium: apt-get install -y chromium"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
