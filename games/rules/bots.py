@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from . import tiles as T
 from .engine import legal_actions
-from .heuristics import _shanten, isolation, shape_counts  # noqa: F401  (re-exported)
+from .heuristics import _shanten, isolation, isolation_in, shape_counts  # noqa: F401
 from .state import HandState
 from .variants.registry import get_variant
 
@@ -136,6 +136,7 @@ def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
             if not rest or hand_shanten(s, seat, rest) <= now:
                 return g
     seen = _seen(s)
+    held = T.counts(hand, T.NUM_TILES)
 
     def cost(action):
         t = T.parse_one(action["tile"])
@@ -145,7 +146,7 @@ def _choose_turn(s: HandState, seat: int, legal: list[dict]) -> dict:
             hand_shanten(s, seat, rest),
             v.bot_discard_rank(s, seat, t, rest),
             -seen[t],
-            -isolation(hand, t),
+            -isolation_in(held, t),
             0 if T.is_terminal(t) else 1,
             -t,
         )

@@ -11,7 +11,12 @@ from .variants.registry import get_variant
 
 def isolation(tiles, t: int) -> int:
     """Higher is lonelier: no copies and no neighbours within two."""
-    c = T.counts(tiles, T.NUM_TILES)
+    return isolation_in(T.counts(tiles, T.NUM_TILES), t)
+
+
+def isolation_in(c, t: int) -> int:
+    """``isolation`` read from the hand's counts (a caller weighing every tile of one
+    hand counts it once)."""
     if c[t] > 1:
         return 0
     if not T.is_suited(t):
@@ -34,10 +39,10 @@ def shape_counts(s, seat: int, tiles) -> tuple[tuple[int, ...], int]:
     return _shape_counts(v.key, s.indicator, s.rules, v.dead_suit(s, seat), tuple(tiles))
 
 
-@lru_cache(maxsize=65536)
 def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[int, ...], int]:
-    """``shape_counts`` by what it depends on, remembered: bots weigh the same tiles at
-    every discard they compare (the split goes by the indicator and the rules alone)."""
+    """``shape_counts`` by what it depends on.  Not remembered: few rests come back
+    (about one ask in five), and a full memo that keeps turning over makes the
+    cyclic garbage collector's full passes cost more than the memo saves."""
     c, wilds = get_variant(variant).split_wilds_for_indicator(tiles, indicator, rules)
     if suit is not None:
         dead = 0

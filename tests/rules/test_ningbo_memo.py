@@ -111,8 +111,8 @@ def test_the_bound_refuses_a_plain_hand_short_of_min_tai():
 
 def test_each_memo_is_bounded():
     memos = [
-        nt.wild_kinds,
-        nt._split_wilds,
+        nt._wild_kinds,
+        nt._split_wilds_by,
         nt._score,
         nt.reaches_min_tai,
         nt._fixed_counts,

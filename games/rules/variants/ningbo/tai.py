@@ -83,18 +83,23 @@ def next_kind(kind: int) -> int:
     return T.HONOR + 4 + (kind - T.HONOR - 4 + 1) % 3
 
 
-@lru_cache(maxsize=1024)
 def wild_kinds(indicator: int | None, opts: Options) -> frozenset[int]:
     """The wild kinds for the indicator: its own kind (its other copies); a season or
     a plant makes its whole set wild; ``indicator_and_next`` adds the next kind (a
     flower indicator keeps its set of four)."""
+    return _wild_kinds(indicator, opts.get("wild_kinds"))
+
+
+@lru_cache(maxsize=1024)
+def _wild_kinds(indicator: int | None, mode: str | None) -> frozenset[int]:
+    """:func:`wild_kinds` by the indicator and the ``wild_kinds`` option, remembered."""
     if indicator is None:
         return frozenset()
     if indicator in SEASONS:
         return SEASONS
     if indicator in PLANTS:
         return PLANTS
-    if opts.wild_kinds == "indicator_and_next":
+    if mode == "indicator_and_next":
         return frozenset({indicator, next_kind(indicator)})
     return frozenset({indicator})
 
@@ -107,13 +112,22 @@ def split_wilds(
     return list(c), wilds
 
 
-@lru_cache(maxsize=65536)
 def _split_wilds(
     tiles: tuple[int, ...], indicator: int | None, opts: Options
 ) -> tuple[tuple[int, ...], int]:
-    """:func:`split_wilds`, remembered by the tiles in their order: the engine, the
-    bots and every reading of the scorer split the same hands again and again."""
-    wild = wild_kinds(indicator, opts)
+    """:func:`split_wilds` of a tuple, as its memo keeps it (a tuple of counts)."""
+    return _split_wilds_by(tiles, indicator, opts.get("wild_kinds"))
+
+
+@lru_cache(maxsize=65536)
+def _split_wilds_by(
+    tiles: tuple[int, ...], indicator: int | None, mode: str | None
+) -> tuple[tuple[int, ...], int]:
+    """:func:`split_wilds`, remembered by the tiles in their order and what decides the
+    wild kinds: the engine, the bots and every reading of the scorer split the same
+    hands again and again.  The key holds plain values only (not the Options), so the
+    cyclic garbage collector stops tracking the entries of this large, busy memo."""
+    wild = _wild_kinds(indicator, mode)
     c = [0] * T.NUM_KINDS
     wilds = 0
     for t in tiles:
