@@ -68,13 +68,10 @@ _CLAIM_MARGIN = 0.9
 _MAX_SCORED_WAITS = 6
 # What a deal-in costs, in the seat's own plain win.
 _DEAL_IN = 2.5
-# Sichuan (血战到底): a hand that folds and is not ready when the wall ends pays every
-# ready hand its largest win (查大叫), so it never folds; a deal-in pays one winner,
-# mostly a 1–2 fan hand, and the game goes on, so it costs half as much.
-_NEVER_FOLDS = frozenset({"sichuan"})
-_DEAL_IN_BY_VARIANT = {"sichuan": 1.25}
-# Turns an opponent is taken to have played before its first discard outside its 定缺.
-_QUE_TURNS = 2
+# (A variant may set its own: ``Variant.bot_deal_in_cost``, ``Variant.bot_never_folds``.)
+# Turns an opponent is taken to have played before its first discard outside a suit it
+# declared dead (``Variant.declared_dead_suit``).
+_DEAD_SUIT_TURNS = 2
 
 
 # --------------------------------------------------------------------------
@@ -337,15 +334,14 @@ class Table:
             return 0.0
         exposed = sum(1 for mm in m.melds[k] if not mm.concealed)
         river = m.discards[k]
-        que = m.vs.get("que") if isinstance(m.vs, dict) else None
-        dead = que[k] if que else None
+        dead = self.v.declared_dead_suit(m, k)
         if dead is not None:
-            # A declared missing suit (定缺) is thrown first and no hand holding it wins:
+            # A declared missing suit is thrown first and no hand holding it wins:
             # the seat's turns count from its first other discard (a couple before it).
             first = next((i for i, t in enumerate(river) if t // 9 != dead), None)
             if first is None:
                 return 0.0
-            turns = len(river) - first + _QUE_TURNS + len(m.melds[k])
+            turns = len(river) - first + _DEAD_SUIT_TURNS + len(m.melds[k])
         else:
             turns = len(river) + len(m.melds[k])
         return min(0.9, 0.02 * turns + 0.18 * exposed + (0.1 if exposed >= 2 else 0.0))
@@ -354,7 +350,8 @@ class Table:
         """Expected points lost by discarding ``t`` now."""
         m = self.m
         total = 0.0
-        base = self.base_points * _DEAL_IN_BY_VARIANT.get(m.variant, _DEAL_IN)
+        cost = self.v.bot_deal_in_cost
+        base = self.base_points * (_DEAL_IN if cost is None else cost)
         for k in range(4):
             threat = self.threats[k]
             if not threat or not self.can_win_on_mine[k]:
@@ -547,7 +544,7 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         plan = table.v.bot_turn_override(m, seat, legal)
         if plan is not None:
             return plan
-    fold = m.variant not in _NEVER_FOLDS and (
+    fold = not table.v.bot_never_folds and (
         (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1])
     )
     if fold:

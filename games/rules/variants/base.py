@@ -247,6 +247,11 @@ class Variant:
         """A suit the seat cannot win with (for bots' planning), if any."""
         return None
 
+    def declared_dead_suit(self, state, seat: int) -> int | None:
+        """A suit the seat has openly declared it will not win with (Sichuan 定缺): it is
+        thrown first, so others read the seat's readiness from its later discards."""
+        return None
+
     # --- money ------------------------------------------------------------------------
     def on_kong(self, state, record: dict, events: list) -> None:
         """Payments due at once for a completed kong (Sichuan 刮风下雨)."""
@@ -360,6 +365,12 @@ class Variant:
     def bot_turn_override(self, state, seat: int, legal: list[dict]) -> dict | None:
         """A variant plan that beats the generic one on the bot's turn (even a win)."""
         return None
+
+    #: The strong bot never folds here (a hand not ready at the wall's end pays more than a
+    #: deal-in costs).
+    bot_never_folds: bool = False
+    #: What a deal-in costs the strong bot, in its own plain win; None for its default.
+    bot_deal_in_cost: float | None = None
 
     def bot_discard_rank(self, state, seat: int, tile: int, rest: list[int]) -> int:
         """Among discards keeping the same 向听, lower is preferred (default: no view)."""

@@ -262,6 +262,15 @@ class Sichuan(Variant):
         bars = state.vs["pass_hu"]
         bars[seat] = max(passed, bars[seat] or 0)
 
+    # 血战到底: a hand that is not ready when the wall ends pays every ready hand its largest
+    # win (查大叫), so the strong bot plays on; a deal-in pays one winner, mostly a 1–2 fan
+    # hand, and the game goes on, so it costs half the default.
+    bot_never_folds = True
+    bot_deal_in_cost = 1.25
+
+    def declared_dead_suit(self, state, seat):
+        return state.vs["que"][seat]
+
     def dead_suit(self, state, seat):
         que = state.vs["que"][seat]
         if que is not None:
