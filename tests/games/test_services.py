@@ -340,7 +340,7 @@ def test_the_ready_that_deals_a_hand_sends_the_table_one_room_payload(make_user)
     import asyncio
     import json
 
-    from asgiref.sync import async_to_sync
+    from asgiref.sync import async_to_sync, sync_to_async
     from channels.layers import get_channel_layer
 
     from games.table.publish import room_group
@@ -352,20 +352,23 @@ def test_the_ready_that_deals_a_hand_sends_the_table_one_room_payload(make_user)
     for u in users[:3]:
         services.room_ready(room_id=room.pk, user=u)
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(room_group(room.pk), channel)
-    services.room_ready(room_id=room.pk, user=users[3])
 
-    async def queued() -> list[str]:
-        kinds = []
+    async def ready_and_listen() -> list[str]:
+        """A socket's channel in the room's group (one event loop, as a consumer's), the
+        last ready, then the frame kinds the group sent until it goes quiet after the deal."""
+        channel = await layer.new_channel()
+        await layer.group_add(room_group(room.pk), channel)
+        await sync_to_async(services.room_ready)(room_id=room.pk, user=users[3])
+        kinds: list[str] = []
         while True:
+            quiet = 0.5 if "state" in kinds else 10
             try:
-                message = await asyncio.wait_for(layer.receive(channel), 0.2)
+                message = await asyncio.wait_for(layer.receive(channel), quiet)
             except TimeoutError:
                 return kinds
             kinds += [json.loads(text)["t"] for _, _, text in message.get("frames", [])]
 
-    kinds = async_to_sync(queued)()
+    kinds = async_to_sync(ready_and_listen)()
     assert Hand.objects.filter(room=room, status=Hand.Status.PLAYING).exists()
     assert kinds.count("room") == 1, kinds
     assert "state" in kinds

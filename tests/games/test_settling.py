@@ -12,10 +12,11 @@ from celery import Celery
 from django.db import OperationalError
 
 from config.celery import app as project_app
-from games.models import Hand, Seat, Settlement
+from games.models import Hand, Room, Seat, Settlement
 from games.table import services, settling, sweeper
 from games.tasks import settle_hand
 from leaderboards.models import Rating, RatingChange
+from records.models import Match
 from tests.games.conftest import sweep
 from tests.live import free_port, wait_for
 
@@ -102,13 +103,22 @@ def test_a_hand_owed_only_its_rating_is_rated_once(make_user, resend_at_once):
 
 
 def _wait_marked(hand: Hand, timeout: float = 30) -> None:
-    """The settlement task (inline, or on the services profile's worker) marked the hand."""
+    """The settlement task (inline, or on the services profile's worker) marked the hand,
+    and the match it finished is recorded: the worker's last write for it, which must not
+    meet the test's teardown emptying the tables."""
     wait_for(
         lambda: Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists(),
         timeout,
         f"hand {hand.pk} to be marked settled",
         step=0.05,
     )
+    if Room.objects.filter(pk=hand.room_id, status=Room.Status.FINISHED).exists():
+        wait_for(
+            lambda: Match.objects.filter(room_id=hand.room_id).exists(),
+            timeout,
+            f"the match of room {hand.room_id} to be recorded",
+            step=0.05,
+        )
 
 
 def test_a_hand_is_resent_only_after_the_grace(make_user, settings, dead_broker):
