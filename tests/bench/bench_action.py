@@ -30,6 +30,7 @@ import os
 import statistics
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +90,9 @@ def _main() -> int:
     from games.models import Hand
     from games.rules import HandState, Rejection, apply, awaited
     from games.rules.bots import choose_action
-    from games.table import services
+    from django.utils import timezone
+
+    from games.table import services, timers
     from tests.games.conftest import four_seated
 
     call_command("migrate", verbosity=0)
@@ -98,6 +101,7 @@ def _main() -> int:
 
     action_cpu: list[float] = []
     backend_cpu: list[float] = []
+    close_cpu: list[float] = []  # the sweeper closing a claim window, thread and backend
     played: list[tuple[HandState, int, dict]] = []  # (state before, seat, action)
     for t in range(args.tables):
         seated = [users.create_user(username=f"act{stamp}-{t}-{k}") for k in range(4)]
@@ -107,6 +111,15 @@ def _main() -> int:
             if hand is None:
                 break
             state = HandState.from_json(hand.state)
+            if not awaited(state):
+                # A claim window with nobody left to answer: the sweeper closes it when its
+                # time is over (a clock a minute on, so it is over now).
+                connection.ensure_connection()
+                pg0, cpu0 = _backend_cpu(connection), time.thread_time()
+                later = timezone.now() + timedelta(minutes=1)
+                timers.hand_fire_deadline(room.pk, hand.pk, later)
+                close_cpu.append(time.thread_time() - cpu0 + _backend_cpu(connection) - pg0)
+                continue
             seat = awaited(state)[0]
             action = choose_action(state, seat)
             connection.ensure_connection()
@@ -146,6 +159,10 @@ def _main() -> int:
     print(
         f"{'hand_act, an action (mean)':34} {client * ms:7.3f}ms {server * ms:7.3f}ms "
         f"{(client + server) * ms:7.3f}ms   (client p50 {statistics.median(action_cpu) * ms:.3f})"
+    )
+    print(
+        f"{'closing a claim window (sweeper)':34} {'':>9} {'':>9} "
+        f"{statistics.fmean(close_cpu) * ms:7.3f}ms   ({len(close_cpu)} windows)"
     )
     print(f"{'the engine alone (apply)':34} {engine * ms:7.3f}ms {'':>9} {engine * ms:7.3f}ms")
     print(
