@@ -81,7 +81,6 @@ def hand_changed_on_commit(
     *,
     viewers: dict[int, int],
     private: bool = False,
-    watched: bool = True,
     private_to=None,
 ) -> None:
     """Queue each step's per-seat states (and the result at the end) for commit
@@ -93,7 +92,6 @@ def hand_changed_on_commit(
             steps,
             viewers=viewers,
             private=private,
-            watched=watched,
             private_to=private_to,
         )
     )
@@ -110,15 +108,14 @@ def hand_changed(
     *,
     viewers: dict[int, int],
     private: bool = False,
-    watched: bool = True,
     private_to=None,
 ) -> list:
     """Each step's per-seat states (and the result at the end): the messages to send.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
-    of the seats read under the room lock); seats with nobody to tell are not built, nor
-    is the spectators' view when nobody watches (``watched`` False: no spectator's
-    presence, read under the room lock; one who comes later starts from a snapshot).
+    of the seats read under the room lock); seats with nobody to tell are not built.  The
+    spectators' view of a public room is always built: asking whether anyone watches
+    would cost the move a query, and the view costs less.
 
     ``private_to`` (one entry a step): the seat a step is news to alone (an answer that
     left a claim window open), None for a step everyone is told of.  Nobody else gets a
@@ -135,7 +132,7 @@ def hand_changed(
             seats = [only[i]] if only[i] in viewers else []
         else:
             seats = sorted(viewers)
-            if watched and not private:  # a private room has no spectators to tell
+            if not private:  # a private room has no spectators to tell
                 seats.append(None)
         built = seat_states(state, seats, deadlines, hand.number, events)
         for seat in seats:

@@ -167,11 +167,6 @@ def present_seats(room_id, now: datetime | None = None) -> set[int]:
     return _presence_of(_seat_rows(room_id), fresh_users(room_id, now))[0]
 
 
-def watching(room: Room, seats, now: datetime | None = None) -> bool:
-    """Whether anyone but its players has a fresh socket at ``room``."""
-    return _presence_of(seats, fresh_users(room.pk, now))[1] > 0
-
-
 def watcher_count(room_id, now: datetime | None = None) -> int:
     """How many people watch the table: users with a fresh socket in the room (the
     Presence rows every table socket keeps, beaten by its server) who do not play in it."""

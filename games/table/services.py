@@ -50,7 +50,6 @@ from games.table.selectors import (
     room_and_playing,
     seat_viewers,
     seats_with_users,
-    watching,
 )
 
 User = get_user_model()
@@ -571,9 +570,6 @@ def _record(room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | No
         viewers=seat_viewers(seats),
         private=room.private,
         private_to=private_to,
-        # A spectator's presence row is written under the room's row lock: one not counted
-        # here connected after this action and starts from a snapshot taken after it.
-        watched=not room.private and watching(room, seats, now),
     )
     if state.phase == "ended":
         # After the hand's own messages are queued: the table hears hand_end before

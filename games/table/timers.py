@@ -52,12 +52,18 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     a seat on 托管, with ``clocks.timeout_action`` (never a claim or a win) for a human;
     close a claim window nobody claimed once its minimum time is over (``clocks``).
 
-    Runs under the room lock and re-reads the hand, so when several processes
-    fire the same deadline the first does the work and the rest find it gone."""
+    Every server process sweeps the same deadlines: a room another transaction holds
+    (another sweeper, or a move) is passed by rather than waited for, and the hand is
+    read under the lock only while its deadline is still due, so the first process
+    does the work and the rest find it done; a deadline passed by and still due is
+    met by the next sweep."""
     now = now or timezone.now()
-    room = _lock_room(room_id)
-    hand = Hand.objects.filter(pk=hand_id, room=room).first()
-    if hand is None or hand.status != Hand.Status.PLAYING:
+    room = Room.objects.select_for_update(skip_locked=True).filter(pk=room_id).first()
+    if room is None:
+        return 0
+    due = Hand.objects.filter(pk=hand_id, room=room, status=Hand.Status.PLAYING)
+    hand = due.filter(deadline_at__lte=now).first()
+    if hand is None:
         return 0
     state = HandState.from_json(hand.state)
     seats = seats_with_users(room.pk)

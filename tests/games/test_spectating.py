@@ -369,15 +369,14 @@ def test_a_dead_servers_spectators_stop_counting(make_user, settings):
     assert selectors.watcher_count(room.pk) == 0
 
 
-def test_the_spectators_view_is_built_only_while_someone_watches(make_user):
-    """An action's frames carry the spectators' view only while a non-player has a socket
-    at the table (read under the room lock); who comes later starts from a snapshot."""
+def test_every_action_of_a_public_room_carries_the_spectators_view(make_user):
+    """An action's frames carry the spectators' view at a public table, watched or not
+    (with no concealed tile); a private table has no spectators and no such view."""
     from games.table import publish
     from tests.games.conftest import four_seated
 
     users = [make_user(f"w{i}") for i in range(4)]
     room, hand = four_seated(users)
-    fan = make_user("fan")
 
     def one_action() -> list:
         """Any seat's next legal action; the frames its commit published."""
@@ -399,12 +398,10 @@ def test_the_spectators_view_is_built_only_while_someone_watches(make_user):
     def audiences(frames) -> set:
         return {audience for _, audience, _ in frames}
 
-    assert audiences(one_action()) == {u.pk for u in users}
-    presence.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=True)
     frames = one_action()
     assert audiences(frames) == {u.pk for u in users} | {publish.WATCH}
     watch = [json.loads(text) for _, audience, text in frames if audience == publish.WATCH]
     assert watch and all(w["d"]["seat"] is None for w in watch)
     assert not _keys(watch) & SECRET_KEYS
-    presence.watch_presence(room_id=room.pk, user=fan, channel="fan-socket", present=False)
+    Room.objects.filter(pk=room.pk).update(private=True)
     assert audiences(one_action()) == {u.pk for u in users}
