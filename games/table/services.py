@@ -189,12 +189,9 @@ def _club_rules(preset, owner, variant, rules, timers):
 
 def _lock_room(room_id) -> Room:
     try:
-        room = Room.objects.select_for_update().filter(pk=int(room_id)).first()
-    except (ValueError, TypeError):
-        room = None
-    if room is None:
-        raise ServiceError("no_room", "no such room", 404)
-    return room
+        return Room.objects.select_for_update().get(pk=int(room_id))
+    except (ValueError, TypeError, Room.DoesNotExist):
+        raise ServiceError("no_room", "no such room", 404) from None
 
 
 def _lock_room_playing(room_id) -> tuple[Room, bool]:
@@ -213,7 +210,10 @@ def check_member(room: Room, user) -> None:
 
 
 def _current_hand(room: Room) -> Hand | None:
-    return Hand.objects.filter(room=room, status=Hand.Status.PLAYING).order_by("id").first()
+    try:  # a room plays one hand at a time
+        return Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    except Hand.DoesNotExist:
+        return None
 
 
 @transaction.atomic

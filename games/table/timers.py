@@ -58,12 +58,12 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     does the work and the rest find it done; a deadline passed by and still due is
     met by the next sweep."""
     now = now or timezone.now()
-    room = Room.objects.select_for_update(skip_locked=True).filter(pk=room_id).first()
-    if room is None:
-        return 0
-    due = Hand.objects.filter(pk=hand_id, room=room, status=Hand.Status.PLAYING)
-    hand = due.filter(deadline_at__lte=now).first()
-    if hand is None:
+    try:
+        room = Room.objects.select_for_update(skip_locked=True).get(pk=room_id)
+        hand = Hand.objects.get(
+            pk=hand_id, room=room, status=Hand.Status.PLAYING, deadline_at__lte=now
+        )
+    except (Room.DoesNotExist, Hand.DoesNotExist):
         return 0
     state = HandState.from_json(hand.state)
     seats = seats_with_users(room.pk)
