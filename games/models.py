@@ -215,12 +215,8 @@ class Presence(models.Model):
 
 
 class DissolveVote(models.Model):
-    """A proposal to end a room's match early (解散房间) and its answers.
-
-    ``voters`` are the humans seated when it was proposed; each answers agree or refuse
-    before ``deadline_at``, and one who does not counts as agreeing.  Written only by
-    ``games.table.votes`` under the room lock; a passed vote ends the match after the hand in
-    play (``games.table.finisher``), at once between hands."""
+    """A proposal to end a room's match early (解散房间) and its answers; written only by
+    ``games.table.votes``, which says how a vote is decided."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
