@@ -1,8 +1,8 @@
 """Celery tasks: thin, idempotent wrappers around services.
 
-Both are safe to run twice and under ``acks_late`` (a redelivered task finds
-its unique row already written and does nothing).  In the embedded profile
-they run in-process (eager); with REDIS_URL on a real worker.
+Safe to run twice and under ``acks_late`` (a redelivered task finds its unique rows
+already written and does nothing).  In the embedded profile they run in-process
+(eager); with REDIS_URL on a real worker.
 """
 
 from celery import shared_task
