@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.replays import api as replay_api
-from games.rooms import api, assist_api, talk_api
+from games.rooms import api, talk_api
 
 urlpatterns = [
     path("variants/", api.VariantsView.as_view(), name="api-variants"),
@@ -14,7 +14,7 @@ urlpatterns = [
     path("rooms/<id:pk>/bots/<int:seat>/", api.RoomBotDeleteView.as_view(), name="api-room-bot"),
     path("hands/<id:pk>/", replay_api.HandRecordView.as_view(), name="api-hand"),
     path("hands/<id:pk>/frames/", replay_api.HandFramesView.as_view(), name="api-hand-frames"),
-    path("rooms/<id:pk>/auto/", assist_api.RoomAutoPlayView.as_view(), name="api-room-auto"),
+    path("rooms/<id:pk>/auto/", api.RoomAutoPlayView.as_view(), name="api-room-auto"),
     path("rooms/<id:pk>/dissolve/", talk_api.DissolveView.as_view(), name="api-room-dissolve"),
     path(
         "rooms/<id:pk>/dissolve/answer/",

@@ -37,8 +37,7 @@ class Room(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
 
-    class BotLevel(models.TextChoices):
-        # games.rules.bots.LEVELS; 托管 plays at STRONG whatever the room says.
+    class BotLevel(models.TextChoices):  # games.rules.bots.LEVELS
         BASIC = "basic", pgettext_lazy("bot level", "Basic")
         STRONG = "strong", pgettext_lazy("bot level", "Strong")
 
@@ -74,7 +73,7 @@ class Room(models.Model):
     next_server_seed = models.CharField(max_length=64, default=new_server_seed)
     # Spectators see the table this many seconds late (against ghosting); 0: live.
     spectator_delay = models.PositiveSmallIntegerField(default=0)
-    # How well the table's bot players play (not 托管: that always plays at its best).
+    # How well the table's bot players play (not 托管: that always plays at STRONG).
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, default=BotLevel.STRONG)
 
     class Meta:
@@ -215,12 +214,8 @@ class Presence(models.Model):
 
 
 class DissolveVote(models.Model):
-    """A proposal to end a room's match early (解散房间) and its answers.
-
-    ``voters`` are the humans seated when it was proposed; each answers agree or refuse
-    before ``deadline_at``, and one who does not counts as agreeing.  Written only by
-    ``games.table.votes`` under the room lock; a passed vote ends the match after the hand in
-    play (``games.table.finisher``), at once between hands."""
+    """A proposal to end a room's match early (解散房间) and its answers; written only by
+    ``games.table.votes``, which says how a vote is decided."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")

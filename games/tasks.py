@@ -1,8 +1,8 @@
 """Celery tasks: thin, idempotent wrappers around services.
 
-Both are safe to run twice and under ``acks_late`` (a redelivered task finds
-its unique row already written and does nothing).  In the embedded profile
-they run in-process (eager); with REDIS_URL on a real worker.
+Safe to run twice and under ``acks_late`` (a redelivered task finds its unique rows
+already written and does nothing).  In the embedded profile they run in-process
+(eager); with REDIS_URL on a real worker.
 """
 
 from celery import shared_task
@@ -24,9 +24,9 @@ def ping() -> str:
 )
 def settle_hand(hand_id: int) -> bool:
     """Store the hand's settlement and running scores, rate the players and tell the
-    table ``settled``: one task, each step committed on its own and idempotent.  (The
-    rating update used to be a task of its own, queued from here: behind every hand
-    that had ended meanwhile, so under load a table waited out the queue twice.)
+    table ``settled``: one task, each step committed on its own and idempotent (rated
+    here, not queued behind every hand that ended meanwhile: under load a table would
+    wait out the queue twice).
 
     The sweeper sends it again until the hand is marked settled, last: a copy that
     finds the mark does nothing, one that runs before it repeats only the announcement."""
@@ -35,20 +35,8 @@ def settle_hand(hand_id: int) -> bool:
     settlement = finisher.hand_settle(hand_id)
     if settlement is None:
         return False
-    # hand_settle has committed; rated here, not queued.  Announced with what this task
-    # has just written or found (the hand, its settlement, the rating changes), not read
-    # back: only the seats' new scores are.
+    # hand_settle has committed; announced with what this task has just written or found.
     changes = ratings_update_for_hand(hand_id)
-    finisher.settled_announce(hand_id, settlement=settlement, changes=changes)
+    finisher.settled_announce(settlement, changes)
     settling.hand_mark_settled(hand_id)
     return True
-
-
-@shared_task(
-    autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, ignore_result=True
-)
-def update_ratings(hand_id: int) -> int:
-    """Update OpenSkill ratings for the hand's players, then announce ``settled``."""
-    changes = ratings_update_for_hand(hand_id)
-    finisher.settled_announce(hand_id)
-    return len(changes)

@@ -1,5 +1,4 @@
-"""Writes to ratings. Called by the settlement task (games/tasks.py: ``settle_hand``,
-and ``update_ratings``, the task it used to queue).
+"""Writes to ratings. Called by the settlement task (games/tasks.py: ``settle_hand``).
 
 Locking: the hand row first, then the players' :class:`Rating` rows in user-id
 order, then (a club room's hand) their :class:`ClubRating` rows in user-id order.

@@ -13,9 +13,8 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.rooms.api import ERROR_SCHEMA, refusals
+from games.rooms.api import ERROR_SCHEMA, GameAPIView
 from games.table.services import ServiceError
 from reviews import selectors, services
 from reviews.models import HandReview
@@ -30,7 +29,7 @@ REVIEW_SCHEMA = OpenApiResponse(
 )
 
 
-class HandReviewsView(APIView):
+class HandReviewsView(GameAPIView):
     def get_permissions(self):
         # Reading follows the replay's rule (a public hand is public); asking needs a seat.
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -42,7 +41,6 @@ class HandReviewsView(APIView):
         operation_id="hand_reviews_list",
         responses={200: REVIEW_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
-    @refusals
     def get(self, request, pk):
         hand = services.reviewable_hand(pk, request.user)
         return Response(selectors.hand_reviews(hand))
@@ -59,21 +57,19 @@ class HandReviewsView(APIView):
             429: ERROR_SCHEMA,
         },
     )
-    @refusals
     def post(self, request, pk):
         row = services.review_request(hand_id=pk, user=request.user)
         pending = row.status == HandReview.Status.PENDING
         return Response(selectors.review_payload(row), status=202 if pending else 200)
 
 
-class HandReviewView(APIView):
+class HandReviewView(GameAPIView):
     permission_classes = []
 
     @extend_schema(
         operation_id="hand_review",
         responses={200: REVIEW_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
-    @refusals
     def get(self, request, pk, seat):
         hand = services.reviewable_hand(pk, request.user)
         row = HandReview.objects.filter(hand=hand, seat=seat).select_related("hand").first()

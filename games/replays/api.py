@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games.models import Hand
 from games.replays import selectors
-from games.rooms.api import ERROR_SCHEMA, refusals
+from games.rooms.api import ERROR_SCHEMA, GameAPIView
+from games.rules.record import frames
 from games.table import late, services
 
 HAND_SCHEMA = OpenApiResponse(
@@ -51,7 +51,7 @@ def _record_of(hand: Hand) -> dict:
     return record
 
 
-class HandRecordView(APIView):
+class HandRecordView(GameAPIView):
     """``GET /api/hands/{id}/``: the record ``python -m games.rules replay`` checks."""
 
     permission_classes = []
@@ -60,13 +60,12 @@ class HandRecordView(APIView):
         operation_id="hand_record",
         responses={200: HAND_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
-    @refusals
     def get(self, request, pk):
         hand = _readable_hand(pk, request.user)
         return Response(_record_of(hand))
 
 
-class HandFramesView(APIView):
+class HandFramesView(GameAPIView):
     """``GET /api/hands/{id}/frames/``: the replay's steps, every hand face up (finished
     hands only)."""
 
@@ -81,11 +80,10 @@ class HandFramesView(APIView):
             409: ERROR_SCHEMA,
         },
     )
-    @refusals
     def get(self, request, pk):
         hand = _readable_hand(pk, request.user)
         if hand.status != Hand.Status.ENDED:
             raise services.ServiceError(
                 "hand_in_play", "this hand is still being played: replays open when it ends", 409
             )
-        return Response(selectors.hand_frames(_record_of(hand)))
+        return Response(frames(_record_of(hand)))

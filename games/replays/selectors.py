@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from clubs import selectors as club_selectors
 from games.models import Hand, Settlement
-from games.rules.record import frames, make_record
+from games.rules.record import make_record
 from games.table.bot_accounts import display_names
 from games.table.selectors import deal_inputs
 
@@ -69,8 +69,3 @@ def hand_record(hand: Hand) -> dict | None:
         }
     )
     return record
-
-
-def hand_frames(record: dict) -> list[dict]:
-    """Every step of a finished hand's replay, all hands face up (``replay.frames``)."""
-    return frames(record)

@@ -4,15 +4,14 @@ The page holds no rules: the replay's frames come from the REST API
 (``games.replays.api``) and the verify panel re-deals from the variant's deal as data.
 """
 
-from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.models import Hand
 from games.replays import selectors
 from games.rooms.variants import lang, variant_name
-from games.rooms.views import win_strings
+from games.rooms.views import shared_strings
 from games.rules import get_variant
 from games.table import late
 from reviews.selectors import review_boot
@@ -21,40 +20,22 @@ from reviews.selectors import review_boot
 def replay_strings() -> dict[str, str]:
     """The hand page's JavaScript strings (replay and verify panel), in the reader's language."""
     return {
+        **shared_strings(),
         "step_of": _("Step %(n)s of %(total)s"),
         "deal": _("The deal"),
         "play": pgettext("replay", "Play"),
         "pause": pgettext("replay", "Pause"),
         "first": _("First step"),
-        "back": _("Step back"),
-        "forward": _("Step forward"),
         "last": _("Last step"),
-        "speed": _("Speed"),
-        "wall": _("Wall"),
-        "dealer": _("Dealer"),
-        "indicator": _("Indicator"),
-        "wilds": _("Wild tiles"),
-        "flowers": _("Flowers"),
-        "bot": _("bot"),
-        "winds": _("ESWN"),
         "discard": _("discards"),
         "draw": _("draws"),
-        "peng": _("Pung"),
-        "gang": _("Kong"),
-        "chi": _("Chow"),
-        "hu": _("Win"),
-        "pass": _("Pass"),
         # The table closing a claim window nobody took (logged for the discarder's seat).
         "close": _("nobody claims it"),
         "leave": _("Left the table"),
         "choice": _("Chooses"),
-        "won": _("Won"),
-        **win_strings(),
         "no_wins": _("No win yet."),
-        "drawn_game": _("Drawn hand (流局)"),
         "copied": _("Link copied."),
         "copy_failed": _("Copy the link from the box."),
-        "loading": _("Loading the replay…"),
         "load_failed": _("The replay could not be loaded."),
         "verifying": _("Checking…"),
         "commit_ok": _(
@@ -79,17 +60,12 @@ def replay_strings() -> dict[str, str]:
         "expected": _("published"),
         "wall_order": _("The wall as dealt, from the front"),
         "dice": _("Dice"),
-        "m": _("Characters"),
-        "p": _("Dots"),
-        "s": _("Bamboo"),
     }
 
 
 def hand(request, pk):
     """A finished hand's replay and its verify panel; a hand in play shows its commitment."""
-    hand = Hand.objects.filter(pk=pk).select_related("room").first()
-    if hand is None:
-        raise Http404("no such hand")
+    hand = get_object_or_404(Hand.objects.select_related("room"), pk=pk)
     if not selectors.hand_visible_to(hand, request.user):
         # Friendly, not a stack trace: the hand exists but is for its players.
         return render(request, "games/hand_private.html", {"hand": hand}, status=403)

@@ -6,35 +6,39 @@ Refusals are JSON ``{"code": ..., "detail": ...}`` with a fitting status.
 
 from __future__ import annotations
 
-from functools import wraps
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
-from config.api import clip
 from games.models import Room
 from games.rooms.throttles import JoinCodeThrottle, RoomCreateThrottle
 from games.rules import available
-from games.table import late, selectors, services
+from games.table import assist, late, selectors, services
 
 
-def _refusal(e: services.ServiceError) -> Response:
-    return Response({"code": e.code, "detail": e.message}, status=e.status)
+class GameAPIView(APIView):
+    """A view over the games services: their ``ServiceError`` is its refusal."""
 
+    def handle_exception(self, exc):
+        if isinstance(exc, services.ServiceError):
+            return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
+        return super().handle_exception(exc)
 
-def refusals(view):
-    @wraps(view)
-    def wrapper(*args, **kwargs):
-        try:
-            return view(*args, **kwargs)
-        except services.ServiceError as e:
-            return _refusal(e)
+    def body(self) -> dict:
+        """The JSON object sent; anything else counts as an empty one."""
+        return self.request.data if isinstance(self.request.data, dict) else {}
 
-    return wrapper
+    def valid(self, serializer_class) -> dict:
+        """The body as ``serializer_class`` validates it, or a ``bad_request`` naming the
+        first field at fault."""
+        ser = serializer_class(data=self.body())
+        if not ser.is_valid():
+            field, problems = next(iter(ser.errors.items()))
+            raise services.ServiceError("bad_request", f"{field}: {' '.join(map(str, problems))}")
+        return ser.validated_data
 
 
 class RoomCreateSerializer(serializers.Serializer):
@@ -75,7 +79,7 @@ def _describe_rules(v) -> list[dict]:
     return rules
 
 
-class VariantsView(APIView):
+class VariantsView(GameAPIView):
     permission_classes = []
 
     @extend_schema(
@@ -104,15 +108,7 @@ class VariantsView(APIView):
         )
 
 
-def _error_from_serializer(ser) -> Response:
-    field, problems = next(iter(ser.errors.items()))
-    return Response(
-        {"code": "bad_request", "detail": clip(f"{field}: {' '.join(map(str, problems))}")},
-        status=status.HTTP_400_BAD_REQUEST,
-    )
-
-
-class RoomsView(APIView):
+class RoomsView(GameAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_throttles(self):
@@ -131,57 +127,34 @@ class RoomsView(APIView):
         )
 
     @extend_schema(request=RoomCreateSerializer, responses={201: ROOM_SCHEMA, 400: ERROR_SCHEMA})
-    @refusals
     def post(self, request):
         if not isinstance(request.data, dict):
-            return Response({"code": "bad_request", "detail": "send a JSON object"}, status=400)
+            raise services.ServiceError("bad_request", "send a JSON object")
         unknown = set(request.data) - set(RoomCreateSerializer().fields)
         if unknown:
-            return Response(
-                {
-                    "code": "bad_request",
-                    "detail": clip(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}"),
-                },
-                status=400,
-            )
-        ser = RoomCreateSerializer(data=request.data)
-        if not ser.is_valid():
-            return _error_from_serializer(ser)
-        d = ser.validated_data
-        room = services.room_create(
-            owner=request.user,
-            variant=d["variant"],
-            rules=d["rules"],
-            hands=d["hands"],
-            private=d["private"],
-            bots=d["bots"],
-            discard_seconds=d["discard_seconds"],
-            claim_seconds=d["claim_seconds"],
-            preset=d["preset"],
-            spectator_delay=d["spectator_delay"],
-            bot_level=d["bot_level"],
-        )
+            names = ", ".join(sorted(map(str, unknown)))
+            raise services.ServiceError("bad_request", f"unknown field(s): {names}")
+        room = services.room_create(owner=request.user, **self.valid(RoomCreateSerializer))
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
 
 def _visible_room(pk, user) -> Room:
     room = Room.objects.filter(pk=pk).select_related("owner").first()
-    if room is None:
-        raise services.ServiceError("no_room", "no such room", 404)
     # A club's table is its members' only, even for one still seated at it (removed from
     # the club mid-hand); a private one is its players'.
-    if club_selectors.room_hidden_from(room.club_id, user) or (
-        room.private and (user is None or selectors.seat_of(room, user) is None)
+    if (
+        room is None
+        or club_selectors.room_hidden_from(room.club_id, user)
+        or (room.private and (user is None or selectors.seat_of(room, user) is None))
     ):
         raise services.ServiceError("no_room", "no such room", 404)
     return room
 
 
-class RoomDetailView(APIView):
+class RoomDetailView(GameAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses={200: ROOM_SCHEMA, 404: ERROR_SCHEMA})
-    @refusals
     def get(self, request, pk):
         user = request.user if request.user.is_authenticated else None
         room = _visible_room(pk, user)
@@ -189,25 +162,22 @@ class RoomDetailView(APIView):
         return Response(late.room_for(payload, room.spectator_delay))
 
 
-class RoomJoinView(APIView):
+class RoomJoinView(GameAPIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [JoinCodeThrottle]
 
     @extend_schema(request=JoinSerializer, responses={200: ROOM_SCHEMA, 403: ERROR_SCHEMA})
-    @refusals
     def post(self, request, pk):
-        ser = JoinSerializer(data=request.data if isinstance(request.data, dict) else {})
-        ser.is_valid(raise_exception=False)
-        code = ser.validated_data.get("code", "") if ser.is_valid() else ""
+        ser = JoinSerializer(data=self.body())
+        code = ser.validated_data["code"] if ser.is_valid() else ""
         room = services.room_join(room_id=pk, user=request.user, code=code)
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
-class RoomLeaveView(APIView):
+class RoomLeaveView(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
-    @refusals
     def post(self, request, pk):
         room = services.room_leave(room_id=pk, user=request.user)
         return Response(selectors.room_payload(room, for_user=request.user))
@@ -219,37 +189,48 @@ class ReadySerializer(serializers.Serializer):
     client_seed = serializers.CharField(required=False, allow_null=True)
 
 
-class RoomReadyView(APIView):
+class RoomReadyView(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         request=ReadySerializer,
         responses={200: ROOM_SCHEMA, 400: ERROR_SCHEMA, 409: ERROR_SCHEMA},
     )
-    @refusals
     def post(self, request, pk):
-        body = request.data if isinstance(request.data, dict) else {}
-        room = services.room_ready(
-            room_id=pk, user=request.user, client_seed=body.get("client_seed")
-        )
+        seed = self.body().get("client_seed")
+        room = services.room_ready(room_id=pk, user=request.user, client_seed=seed)
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
-class RoomBotsView(APIView):
+class AutoPlaySerializer(serializers.Serializer):
+    auto = serializers.BooleanField()
+
+
+class RoomAutoPlayView(GameAPIView):
+    """托管 (auto-play) on or off for the caller's seat."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=AutoPlaySerializer, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
+    def post(self, request, pk):
+        on = self.valid(AutoPlaySerializer)["auto"]
+        room = assist.seat_auto_play(room_id=pk, user=request.user, on=on)
+        return Response(selectors.room_payload(room, for_user=request.user))
+
+
+class RoomBotsView(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={201: ROOM_SCHEMA, 409: ERROR_SCHEMA})
-    @refusals
     def post(self, request, pk):
         room = services.room_add_bot(room_id=pk, user=request.user)
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
 
-class RoomBotDeleteView(APIView):
+class RoomBotDeleteView(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
-    @refusals
     def delete(self, request, pk, seat):
         room = services.room_remove_bot(room_id=pk, user=request.user, seat_index=seat)
         return Response(selectors.room_payload(room, for_user=request.user))

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 def talk_strings() -> dict[str, str]:
     return {
         "summary_title": _("Match summary"),
-        "summary_loading": _("The match summary is being written…"),
         "sum_total": _("Total"),
         "sum_wins": _("Wins"),
         "sum_self_draws": _("Self-draws"),
@@ -25,7 +24,6 @@ def talk_strings() -> dict[str, str]:
         "ended_dissolved": _("dissolved"),
         "save_image": _("Save as image"),
         "match_record": _("Match record"),
-        "show_summary": _("Match summary"),
         "dissolve": _("End the match"),
         "dissolve_confirm": _("Ask everyone at the table to end the match now?"),
         "vote_title": _("%(name)s asks to end the match"),
@@ -39,7 +37,6 @@ def talk_strings() -> dict[str, str]:
         "vote_passed": _("Everyone agreed: the match ends after this hand."),
         "vote_refused": _("The match goes on: someone refused to end it."),
         "phrases": _("Quick phrases"),
-        "mute_phrases": _("Mute quick phrases"),
     }
 
 

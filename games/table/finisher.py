@@ -1,14 +1,9 @@
-"""What happens when a hand ends (in the spirit of lila's ``Finisher``).
+"""What happens when a hand ends (in the spirit of lila's ``Finisher``): the room moves
+on (``hand_ended``, in the transaction of the hand's last action), and the settlement
+task stores the variant's ``settle`` once per hand, applies it to the running scores and
+balances (``hand_settle``) and tells the table (``settled_announce``).
 
-``hand_ended`` runs inside the transaction that recorded the hand's last action
-(the room row locked): the room moves on to the next hand of the match, seats
-are reset, and the settlement is queued for after the commit.  ``hand_settle``
-is what the settlement task runs: the variant's pure ``settle`` on the final
-state, stored once per hand and applied to the room's running scores and the
-players' balances.  ``settled_announce`` tells the table.
-
-The services call this module; it calls no service.  The task is queued by its
-registered name, so this module does not import the task module that imports it.
+The services call this module; it calls no service.
 """
 
 from __future__ import annotations
@@ -54,13 +49,11 @@ def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) 
     room.hands_played += 1
     room.match = match
     over = room.hands_played >= room.hands_total or match.get("finished")
-    if over or dissolve_passed(room.pk):  # played out, or its players voted to end it
-        room.status = Room.Status.FINISHED
-        room.next_hand_at = None
+    # Played out, its players voted to end it, or nobody but bots stays for the next hand.
+    if over or dissolve_passed(room.pk) or _only_bots([s for s in seats if not s.left]):
+        room.status, room.next_hand_at = Room.Status.FINISHED, None
     else:
         room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
-    if room.status != Room.Status.FINISHED and _only_bots([s for s in seats if not s.left]):
-        room.status, room.next_hand_at = Room.Status.FINISHED, None
     room.save(update_fields=["hands_played", "match", "status", "next_hand_at"])
     Seat.objects.filter(room=room, left=False).update(ready=False)
     Seat.objects.filter(room=room, left=True).update(user=None, left=False, ready=False)
@@ -112,22 +105,10 @@ def hand_settle(hand_id) -> Settlement | None:
     return settlement
 
 
-def settled_announce(hand_id, *, settlement: Settlement | None = None, changes=None) -> bool:
-    """Tell the table the hand's settlement (after ratings, so it carries them).
-
-    The settlement task passes what it has just written or found: the settlement (with
-    its hand) and the hand's rating changes, not read again; without them (or a
-    settlement that does not hold its hand) they are read."""
-    if settlement is not None and Settlement.hand.is_cached(settlement):
-        hand = settlement.hand
-    else:
-        hand = Hand.objects.defer("state").filter(pk=hand_id).first()
-    payload = (
-        settled_payload(hand, settlement=settlement, changes=changes) if hand is not None else None
-    )
-    if payload is None:
-        return False
+def settled_announce(settlement: Settlement, changes) -> None:
+    """Tell the table the hand's settlement (after ratings, so it carries them): the
+    settlement task's own, with its hand and rating changes, not read again."""
+    hand = settlement.hand
     # The seats' running scores moved with the settlement: the room's standings first.
     publish.room_changed_on_commit(hand.room_id)
-    publish.settled(hand.room_id, payload)
-    return True
+    publish.settled(hand.room_id, settled_payload(hand, settlement=settlement, changes=changes))

@@ -34,10 +34,13 @@ AGREE, REFUSE = "agree", "refuse"
 
 
 def _room_for(room_id, user) -> Room:
-    """The room locked; a club room is not found by someone outside the club."""
+    """The room locked, its match not over; a club room is not found by someone outside
+    the club."""
     room = _lock_room(room_id)
     if room_hidden_from(room.club_id, user):
         raise ServiceError("no_room", "no such room", 404)
+    if room.status == Room.Status.FINISHED:
+        raise ServiceError("game_over", "this room's game is over", 409)
     return room
 
 
@@ -71,8 +74,6 @@ def vote_propose(*, room_id, user, now: datetime | None = None) -> DissolveVote:
     """A seated human proposes ending the match; their own answer is agree."""
     now = now or timezone.now()
     room = _room_for(room_id, user)
-    if room.status == Room.Status.FINISHED:
-        raise ServiceError("game_over", "this room's game is over", 409)
     seats = seats_with_users(room.pk)
     if not any(s.user_id == user.pk and not s.left for s in seats):
         raise ServiceError("not_seated", "only the players at this table can vote", 403)
@@ -113,8 +114,6 @@ def vote_answer(*, room_id, user, agree, now: datetime | None = None) -> Dissolv
     if not isinstance(agree, bool):
         raise ServiceError("bad_answer", '"agree" must be true or false')
     room = _room_for(room_id, user)
-    if room.status == Room.Status.FINISHED:
-        raise ServiceError("game_over", "this room's game is over", 409)
     vote = _open_vote(room)
     if vote is None:
         raise ServiceError("no_vote", "no vote to end the match is open", 409)
