@@ -86,12 +86,11 @@ def _main() -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
+    from django.utils import timezone
 
     from games.models import Hand
     from games.rules import HandState, Rejection, apply, awaited
     from games.rules.bots import choose_action
-    from django.utils import timezone
-
     from games.table import services, timers
     from tests.games.conftest import four_seated
 
