@@ -1,23 +1,16 @@
 """The table socket: ``ws/rooms/<id>/``.
 
-Thin by design: authenticate, parse a frame into a typed message, call one
-service, manage group membership.  No game state is kept here between
-frames; every send comes from ``publish.py`` (on commit) or a fresh snapshot.
-Which seat a socket watches is read from the database at connect, on every
-``sync`` and whenever the service tells the user's sockets to ``reseat``;
-seat views are addressed to the seat's current occupant (``publish.py``), so
-a socket whose user left a seat stops seeing it even if that notice is lost.
-A table's frames come to every socket in the room together; ``table_frames``
-sends on only those addressed to this socket's user, or to spectators while it
-watches as one.
+Thin by design: authenticate, parse a frame, call one service, manage the group.
+Nothing about the game is kept between frames: every send comes from ``publish.py``
+(on commit) or a fresh snapshot.  The socket's seat is read at connect, on ``sync``
+and on ``reseat``; ``table_frames`` sends on only the frames addressed to this
+socket's user (or to spectators while it watches as one), so a socket whose user
+left a seat stops seeing it.
 
-Per socket, the hand's frames go out in version order (``_Sequencer``): publishes of
-consecutive actions may come from different server processes and overtake each other
-in the channel layer, so a ``state`` older than what this socket was sent is dropped,
-and one past a gap is held up to ``GAP_WAIT`` seconds for the missing versions; if
-they do not come, the socket is sent a fresh snapshot instead of a gapped frame.  The
-only thing kept is the last (hand, version) sent: a cursor, checked against the
-database by the snapshot.
+Hand frames go out in version order (``_Sequencer``): publishes of consecutive actions
+may come from different processes and overtake each other, so an older ``state`` is
+dropped and one past a gap waits up to ``GAP_WAIT`` seconds for the missing versions,
+then a fresh snapshot replaces it.
 """
 
 from __future__ import annotations

@@ -1,28 +1,18 @@
 """Publishing to table sockets, always on commit.
 
 A table's messages go to one group, ``room.<id>``, which every socket in the room
-joins (players and spectators), as ``table.frames``: a list of frames, each
-``[key, audience, text]``.  ``text`` is the message as it goes out (JSON, made once
-here); ``key`` orders a hand's frames (``[hand, version, 0 state / 1 hand_end]``,
-None for the others); ``audience`` says which sockets may send it on: a user id (the
-sockets of that user, for a seat's private view), ``WATCH`` (spectators: the view with
-no concealed tile) or ``EVERYONE``.  One publish an action, whoever watches, instead
-of one a seat: the channel layer was a fifth of the table server's work.
+joins, as ``table.frames``: a list of ``[key, audience, text]``.  ``text`` is the
+message as it goes out (JSON, made once here); ``key`` orders a hand's frames
+(``[hand, version, 0 state / 1 hand_end]``, None for the others); ``audience`` is a
+user id (a seat's private view, addressed to whoever occupies the seat when it is
+sent: ``selectors.seat_viewers``), ``WATCH`` (spectators) or ``EVERYONE``.  Frames for
+other seats reach server processes, never a client:
+``consumers.TableConsumer.table_frames`` is the one place that picks what a socket
+sends.  When occupancy changes, ``table.reseat`` names the users whose sockets must
+re-read their seat.  Views come from ``games.rules.view`` only.
 
-A seat's private view is addressed to whoever occupies the seat *when it is sent*
-(``selectors.seat_viewers``), never to a socket fixed at connect: a socket kept open
-after its user left the seat cannot send on the next occupant's tiles.  The frames
-for other seats reach the server processes of every socket in the room, never a
-client: ``consumers.TableConsumer.table_frames`` is the one place that picks what a
-socket sends.  When occupancy changes, the users concerned are told to ``reseat``
-(``table.reseat`` to the room's group, naming them: their sockets re-check which seat,
-if any, they watch; one group a socket, not one more per user, halves what a burst of
-sockets coming and going asks of Redis).  Views come from ``games.rules.view`` only;
-nothing here decides visibility.
-
-Every send happens after the transaction that made the change commits
-(``transaction.on_commit``), through the channel layer's ``group_send``; a send
-that fails is logged and lost, and the sockets notice the version gap and resync.
+Every send happens after the transaction that made the change commits; a send that
+fails is logged and lost, and the sockets notice the version gap and resync.
 """
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ from games.table.bot_accounts import display_names
 from games.table.late import room_as_of
 from games.table.messages import envelope, hand_end_payload, seat_state
 from games.table.vote_state import latest_vote
-from leaderboards.rating import counts_publicly
+from leaderboards.models import RatingChange
+from leaderboards.rating import counts_publicly, display_rating
 from records.models import Match
 
 log = logging.getLogger(__name__)
@@ -158,21 +159,6 @@ def _presence_of(seats, fresh: set[int]) -> tuple[set[int], int]:
     return present, len(fresh - playing)
 
 
-def _seat_rows(room_id):
-    return list(Seat.objects.filter(room_id=room_id).only("index", "user_id", "left"))
-
-
-def present_seats(room_id, now: datetime | None = None) -> set[int]:
-    """Seats whose current occupant has an open socket whose server has beaten recently."""
-    return _presence_of(_seat_rows(room_id), fresh_users(room_id, now))[0]
-
-
-def watcher_count(room_id, now: datetime | None = None) -> int:
-    """How many people watch the table: users with a fresh socket in the room (the
-    Presence rows every table socket keeps, beaten by its server) who do not play in it."""
-    return _presence_of(_seat_rows(room_id), fresh_users(room_id, now))[1]
-
-
 def open_rooms(limit: int = 100, *, for_user=None):
     """Public rooms; a club's rooms only for its members."""
     clubs = Q(club__isnull=True) | Q(club_id__in=club_selectors.member_club_ids(for_user))
@@ -253,28 +239,22 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
     if settlement is None:
         return None
     shown = []
-    try:
-        from leaderboards.models import RatingChange
-        from leaderboards.rating import display_rating
-
-        if changes is None:
-            changes = RatingChange.objects.filter(hand=hand)
-        for rc in changes:
-            if not rc.rated:  # an unrated room's hand moved no rating
-                continue
-            # As players see ratings: the skill estimate (leaderboards.rating.display_rating).
-            before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
-            shown.append(
-                {
-                    "user_id": rc.user_id,
-                    "seat": hand.players.index(rc.user_id),
-                    "before": before,
-                    "after": after,
-                    "change": after - before,
-                }
-            )
-    except ImportError:  # pragma: no cover - leaderboards is always installed
-        pass
+    if changes is None:
+        changes = RatingChange.objects.filter(hand=hand)
+    for rc in changes:
+        if not rc.rated:  # an unrated room's hand moved no rating
+            continue
+        # As players see ratings: the skill estimate (leaderboards.rating.display_rating).
+        before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
+        shown.append(
+            {
+                "user_id": rc.user_id,
+                "seat": hand.players.index(rc.user_id),
+                "before": before,
+                "after": after,
+                "change": after - before,
+            }
+        )
     seats = Seat.objects.filter(room_id=hand.room_id)
     return {
         "hand": hand.number,

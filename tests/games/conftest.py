@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.table import services, timers
+from games.table import selectors, services, timers
 
 
 @pytest.fixture(autouse=True)
@@ -66,3 +66,9 @@ def wait_settled(hand, timeout: float = 30):
         f"hand {hand.pk} to be settled and rated",
     )
     return Settlement.objects.get(hand=hand)
+
+
+def present_seats(room) -> set[int]:
+    """The people's seats the room's payload shows connected (a fresh socket there)."""
+    seats = selectors.room_payload(room.pk)["seats"]
+    return {s["index"] for s in seats if s["connected"] and not s["is_bot"]}

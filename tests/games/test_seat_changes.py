@@ -14,9 +14,9 @@ from channels.db import database_sync_to_async
 from games.models import Hand, HandAction, Room, Seat
 from games.rules import HandState
 from games.table import presence, services, timers
-from games.table.selectors import present_seats, room_payload
+from games.table.selectors import room_payload
 from leaderboards.models import RatingChange
-from tests.games.conftest import play_out, sweep, wait_settled
+from tests.games.conftest import play_out, present_seats, sweep, wait_settled
 from tests.games.test_consumers import connect, cookie_for, drain, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -236,13 +236,13 @@ def test_presence_belongs_to_the_occupant_not_to_an_old_socket(make_user, settin
     )
     services.room_join(room_id=room.pk, user=carl, code=room.code)
     presence.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
-    assert present_seats(room.pk) == {0}
+    assert present_seats(room) == {0}
     services.room_leave(room_id=room.pk, user=ann)  # her socket may still be open
     services.room_join(room_id=room.pk, user=bob, code=room.code)
     assert Seat.objects.get(room=room, index=0).user_id == bob.pk
     # A stale row for ann (her server had not heard of the leave) vouches for nobody.
     presence.seat_presence(room_id=room.pk, user=ann, channel="ann-sock", present=True)
-    assert present_seats(room.pk) == set()
+    assert present_seats(room) == set()
     presence.seat_presence(room_id=room.pk, user=carl, channel="carl-sock", present=True)
     services.room_ready(room_id=room.pk, user=carl)
     services.room_ready(room_id=room.pk, user=bob)

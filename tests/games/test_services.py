@@ -8,9 +8,9 @@ from django.core.management import call_command
 from games.models import Hand, HandAction, Room, Seat, Settlement
 from games.rules import HandState, legal_actions, settle
 from games.table import presence, services
-from games.table.selectors import present_seats, room_payload
+from games.table.selectors import room_payload
 from leaderboards.models import RatingChange
-from tests.games.conftest import four_seated, play_out, sweep, wait_settled
+from tests.games.conftest import four_seated, play_out, present_seats, sweep, wait_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -303,7 +303,7 @@ def test_a_crashed_servers_sockets_expire_and_start_the_away_clock(make_user, se
     assert not Presence.objects.filter(channel="sock-1").exists()
     hand.refresh_from_db()
     assert list(hand.deadlines["seats"]) == ["0"]
-    assert present_seats(room.pk) == set()
+    assert present_seats(room) == set()
 
 
 def test_a_room_left_to_bots_before_it_starts_is_closed(make_user):

@@ -362,11 +362,11 @@ def test_a_dead_servers_spectators_stop_counting(make_user, settings):
     ann, bob = make_user("ann"), make_user("bob")
     room = services.room_create(owner=ann, variant="sichuan", bots=3)
     presence.watch_presence(room_id=room.pk, user=bob, channel="gone.1", present=True)
-    assert selectors.watcher_count(room.pk) == 1
+    assert selectors.room_payload(room.pk)["watchers"] == 1
     later = timezone.now() + timedelta(seconds=settings.GAME_PRESENCE_TTL + 1)
-    assert selectors.watcher_count(room.pk, later) == 0
+    assert selectors.fresh_users(room.pk, later) == set()  # no longer counted
     presence.presence_expire(later)
-    assert selectors.watcher_count(room.pk) == 0
+    assert selectors.room_payload(room.pk)["watchers"] == 0
 
 
 def test_every_action_of_a_public_room_carries_the_spectators_view(make_user):
