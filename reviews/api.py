@@ -14,6 +14,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from games.replays import selectors as replay_selectors
 from games.rooms.api import ERROR_SCHEMA, GameAPIView
 from games.table.services import ServiceError
 from reviews import selectors, services
@@ -42,7 +43,7 @@ class HandReviewsView(GameAPIView):
         responses={200: REVIEW_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request, pk):
-        hand = services.reviewable_hand(pk, request.user)
+        hand = replay_selectors.readable_hand(pk, request.user)
         return Response(selectors.hand_reviews(hand))
 
     @extend_schema(
@@ -71,7 +72,7 @@ class HandReviewView(GameAPIView):
         responses={200: REVIEW_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request, pk, seat):
-        hand = services.reviewable_hand(pk, request.user)
+        hand = replay_selectors.readable_hand(pk, request.user)
         row = HandReview.objects.filter(hand=hand, seat=seat).select_related("hand").first()
         if row is None:
             raise ServiceError("no_review", "nobody has asked for this seat's review", 404)

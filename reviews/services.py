@@ -29,24 +29,12 @@ log = logging.getLogger(__name__)
 REVIEW_TASK = "reviews.tasks.review_hand"
 
 
-def reviewable_hand(hand_id, user) -> Hand:
-    """The hand if ``user`` may read its replay (the replays' own rule), else a refusal."""
-    hand = Hand.objects.filter(pk=hand_id).select_related("room").first()
-    if hand is None:
-        raise ServiceError("unknown_hand", "no such hand", 404)
-    if not replay_selectors.hand_visible_to(hand, user):
-        raise ServiceError(
-            "private_hand", "this hand was played at a private table: only its players see it", 403
-        )
-    return hand
-
-
 def review_request(*, hand_id, user) -> HandReview:
     """The review of ``user``'s own seat in a finished hand: the stored one if it was
     asked for before, else a new request whose task is queued on commit.  A request
     still pending ``REVIEW_RESEND_SECONDS`` after its task was sent (a broker that was
     down, a worker that died) is sent again: the task is idempotent."""
-    hand = reviewable_hand(hand_id, user)
+    hand = replay_selectors.readable_hand(hand_id, user)
     if hand.status != Hand.Status.ENDED:
         raise ServiceError(
             "hand_in_play", "this hand is still being played: a review opens when it ends", 409

@@ -13,7 +13,7 @@ from games.models import Hand
 from games.replays import selectors
 from games.rooms.api import ERROR_SCHEMA, GameAPIView
 from games.rules.record import frames
-from games.table import late, services
+from games.table import services
 
 HAND_SCHEMA = OpenApiResponse(
     description=(
@@ -22,24 +22,6 @@ HAND_SCHEMA = OpenApiResponse(
         "and settlement {transfers, deltas}; plus id, room, players, status"
     )
 )
-
-
-def _readable_hand(pk, user) -> Hand:
-    hand = Hand.objects.filter(pk=pk).select_related("room").first()
-    if hand is None:
-        raise services.ServiceError("unknown_hand", "no such hand", 404)
-    if not selectors.hand_visible_to(hand, user):
-        raise services.ServiceError(
-            "private_hand", "this hand was played at a private table: only its players see it", 403
-        )
-    if late.replay_held(hand, user):
-        raise services.ServiceError(
-            "replay_delayed",
-            f"spectators see this table {hand.room.spectator_delay} s late: this hand's record "
-            "opens to them once it ended that long ago",
-            403,
-        )
-    return hand
 
 
 def _record_of(hand: Hand) -> dict:
@@ -61,7 +43,7 @@ class HandRecordView(GameAPIView):
         responses={200: HAND_SCHEMA, 403: ERROR_SCHEMA, 404: ERROR_SCHEMA},
     )
     def get(self, request, pk):
-        hand = _readable_hand(pk, request.user)
+        hand = selectors.readable_hand(pk, request.user)
         return Response(_record_of(hand))
 
 
@@ -81,7 +63,7 @@ class HandFramesView(GameAPIView):
         },
     )
     def get(self, request, pk):
-        hand = _readable_hand(pk, request.user)
+        hand = selectors.readable_hand(pk, request.user)
         if hand.status != Hand.Status.ENDED:
             raise services.ServiceError(
                 "hand_in_play", "this hand is still being played: replays open when it ends", 409

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from clubs import selectors as club_selectors
 from games.models import Hand, Settlement
 from games.rules.record import make_record
+from games.table import late
 from games.table.bot_accounts import display_names
+from games.table.errors import ServiceError
 from games.table.selectors import deal_inputs
 
 
@@ -19,6 +21,26 @@ def hand_visible_to(hand: Hand, user) -> bool:
     if not (room.private or club_selectors.room_hidden_from(room.club_id, user)):
         return True
     return user is not None and user.is_authenticated and user.pk in hand.players
+
+
+def readable_hand(pk, user) -> Hand:
+    """The hand ``pk`` if ``user`` may read its record now (``hand_visible_to``, and past
+    the spectator delay), else the refusal to answer with."""
+    hand = Hand.objects.filter(pk=pk).select_related("room").first()
+    if hand is None:
+        raise ServiceError("unknown_hand", "no such hand", 404)
+    if not hand_visible_to(hand, user):
+        raise ServiceError(
+            "private_hand", "this hand was played at a private table: only its players see it", 403
+        )
+    if late.replay_held(hand, user):
+        raise ServiceError(
+            "replay_delayed",
+            f"spectators see this table {hand.room.spectator_delay} s late: this hand's record "
+            "opens to them once it ended that long ago",
+            403,
+        )
+    return hand
 
 
 def _players(hand: Hand) -> list[dict]:

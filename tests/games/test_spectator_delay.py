@@ -97,6 +97,8 @@ def test_a_finished_hands_record_and_replay_wait_for_the_delay(table):
         assert r.status_code == 403 and r.json()["code"] == "replay_delayed", url
         assert f"{DELAY} s late" in r.json()["detail"]
         assert client_of(ann).get(url).status_code == 200, url  # she played it
+    review = client_of(bob).get(f"/api/hands/{hand.pk}/reviews/0/")  # a review waits too
+    assert review.status_code == 403 and review.json()["code"] == "replay_delayed"
     page = client_of(bob).get(f"/hands/{hand.pk}/")
     assert page.status_code == 403 and b'id="hand-delayed"' in page.content
     assert hand.server_seed.encode() not in page.content
@@ -108,6 +110,8 @@ def test_a_finished_hands_record_and_replay_wait_for_the_delay(table):
     for url in urls:
         r = client_of(bob).get(url)
         assert r.status_code == 200, (url, r.content[:300])
+    review = client_of(bob).get(f"/api/hands/{hand.pk}/reviews/0/")
+    assert review.status_code == 404 and review.json()["code"] == "no_review"  # nobody asked
     assert client_of(bob).get(f"/hands/{hand.pk}/").status_code == 200
     late = client_of(bob).get(f"/api/rooms/{room.pk}/").json()
     assert late["hands_played"] == 1 and scores(late) == Settlement.objects.get(hand=hand).deltas
