@@ -23,6 +23,7 @@ import json
 import logging
 import re
 import time
+from types import SimpleNamespace
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
@@ -108,13 +109,6 @@ def _room_id(segment: str) -> int | None:
         return None
 
 
-class _SessionOnly:
-    """What ``django.contrib.auth.get_user`` reads of a request: its session."""
-
-    def __init__(self, session):
-        self.session = session
-
-
 @_db
 def _enter(room_id, session, channel: str):
     """The socket's user (None: not signed in), ``_access``, and if the socket may stay,
@@ -127,7 +121,8 @@ def _enter(room_id, session, channel: str):
     thread-sensitive work: a burst of tables sitting down would queue there."""
     from games.table import sweeper
 
-    user = auth.get_user(_SessionOnly(session)) if session is not None else None
+    # ``auth.get_user`` reads only a request's session.
+    user = auth.get_user(SimpleNamespace(session=session)) if session is not None else None
     if user is None or not user.is_authenticated:
         return None, None, None, 0, None
     room_id, seat, delay = _access_now(room_id, user)

@@ -73,34 +73,7 @@ def hand_changed_on_commit(
     private: bool = False,
     private_to=None,
 ) -> None:
-    """Queue each step's per-seat states (and the result at the end) for commit
-    (``hand_changed``)."""
-    send_on_commit(
-        hand_changed(
-            room_id,
-            hand,
-            steps,
-            viewers=viewers,
-            private=private,
-            private_to=private_to,
-        )
-    )
-
-
-def send_on_commit(messages: list) -> None:
-    transaction.on_commit(lambda: _send(messages))
-
-
-def hand_changed(
-    room_id,
-    hand,
-    steps,
-    *,
-    viewers: dict[int, int],
-    private: bool = False,
-    private_to=None,
-) -> list:
-    """Each step's per-seat states (and the result at the end): the messages to send.
+    """Send each step's per-seat states (and the result at the end) after commit.
 
     ``viewers`` maps a seat to the user who may see its view (``selectors.seat_viewers``
     of the seats read under the room lock); seats with nobody to tell are not built.  The
@@ -131,7 +104,8 @@ def hand_changed(
             payload = hand_end_payload(state, hand)
             end = envelope("hand_end", state.public_version, payload)
             frames.append([[hand.number, state.public_version, 1], EVERYONE, dumps(end)])
-    return [(room_group(room_id), frames_message(frames))]
+    messages = [(room_group(room_id), frames_message(frames))]
+    transaction.on_commit(lambda: _send(messages))
 
 
 def _to_everyone(room_id, env: dict) -> None:

@@ -49,11 +49,6 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
     }
 
 
-def _room_and_owner(room_id) -> tuple[Room | None, bool]:
-    """The room with its owner, and whether a hand is being played in it."""
-    return room_and_playing(room_id, owner=True)
-
-
 def room_and_playing(room_id, *, owner: bool = False, lock: bool = False):
     """(the room, or None: no such room or not an id; whether a hand is being played in
     it), in one statement; ``owner``: with its owner read too; ``lock``: the room's row
@@ -80,7 +75,7 @@ def seats_with_users(room_id) -> list[Seat]:
 def room_payload(room_or_id, *, for_user=None) -> dict | None:
     room, playing = room_or_id, None
     if not isinstance(room, Room):
-        room, playing = _room_and_owner(room_or_id)
+        room, playing = room_and_playing(room_or_id, owner=True)
         if room is None:
             return None
     seats = seats_with_users(room.pk)

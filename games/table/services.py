@@ -293,14 +293,21 @@ def room_leave(*, room_id, user) -> Room:
     return room
 
 
-@transaction.atomic
-def room_add_bot(*, room_id, user) -> Room:
+def _lock_own_open_room(room_id, user, verb: str) -> Room:
+    """The room locked, if ``user`` owns it and its game has not started (bots come and
+    go only then)."""
     room = _lock_room(room_id)
     if room.owner_id != user.pk:
-        raise ServiceError("not_owner", "only the room's owner can add bots", 403)
+        raise ServiceError("not_owner", f"only the room's owner can {verb} bots", 403)
     check_member(room, user)
     if room.status != Room.Status.OPEN:
         raise ServiceError("room_started", "this room's game has already started", 409)
+    return room
+
+
+@transaction.atomic
+def room_add_bot(*, room_id, user) -> Room:
+    room = _lock_own_open_room(room_id, user, "add")
     seats = seats_with_users(room.pk)
     free = [s for s in seats if s.user_id is None]
     if not free:
@@ -317,12 +324,7 @@ def room_add_bot(*, room_id, user) -> Room:
 
 @transaction.atomic
 def room_remove_bot(*, room_id, user, seat_index: int) -> Room:
-    room = _lock_room(room_id)
-    if room.owner_id != user.pk:
-        raise ServiceError("not_owner", "only the room's owner can remove bots", 403)
-    check_member(room, user)
-    if room.status != Room.Status.OPEN:
-        raise ServiceError("room_started", "this room's game has already started", 409)
+    room = _lock_own_open_room(room_id, user, "remove")
     seat = next((s for s in seats_with_users(room.pk) if s.index == seat_index), None)
     if seat is None or not seat.is_bot:
         raise ServiceError("not_a_bot", "there is no bot in that seat", 409)
