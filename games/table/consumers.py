@@ -230,7 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = None  # read from the session with the room, in ``_enter``
         self.room_id = None
         self.seat = None
-        self.groups_joined: list[str] = []
+        self.group: str | None = None  # the room's, once joined
         self.tokens = float(FRAME_BURST)
         self.refill_at = time.monotonic()
         self.strikes = 0
@@ -259,7 +259,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         # published after that read comes live.  A socket the room refuses leaves the
         # group as it closes; nothing reaches its client meanwhile (``table_frames``
         # sends nothing before the room is known).
-        await self._join(publish.room_group(raw_id))
+        self.group = publish.room_group(raw_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         try:
             entered = await _enter(raw_id, self.scope.get("session"), self.channel_name)
         except services.ServiceError as e:  # the user's sockets are at their cap
@@ -288,20 +289,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
-        for g in self.groups_joined:
-            await self.channel_layer.group_discard(g, self.channel_name)
-        self.groups_joined = []
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
         if self.room_id is not None:
             room_id, seated = self.room_id, self.seat is not None
             self.room_id = self.seat = None
             await _presence(room_id, self.user, self.channel_name, False, seated=seated)
 
     # --- seat and groups ---------------------------------------------------------
-    async def _join(self, group: str) -> None:
-        if group not in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
-
     async def _take_seat(self, seat: int | None) -> None:
         """Watch from ``seat`` (None: as a spectator), after watching from ``self.seat``."""
         before, self.seat = self.seat, seat
