@@ -68,8 +68,7 @@ _CLAIM_MARGIN = 0.9
 _MAX_SCORED_WAITS = 6
 # What a deal-in costs, in the seat's own plain win.
 _DEAL_IN = 2.5
-# (A variant may set its own: ``Variant.bot_deal_in_cost``, ``Variant.bot_never_folds``,
-# and add to a plain win: ``Variant.bot_hand_points``.)
+# (A variant may set its own: ``Variant.bot_deal_in_cost``, ``Variant.bot_never_folds``.)
 # Turns an opponent is taken to have played before its first discard outside a suit it
 # declared dead (``Variant.declared_dead_suit``).
 _DEAD_SUIT_TURNS = 2
@@ -259,8 +258,7 @@ class Table:
         """(向听, acceptance, points, width) of each plan the hand can still take; the width
         is how much narrower than any shape the plan's later steps are."""
         pts = self.plan_points
-        plain = pts.get("any", 0.0) + self.v.bot_hand_points(self.m, self.seat, c, melds)
-        out = [(sh, self._acceptance(c, wilds, sh, seven), plain, 1.0)]
+        out = [(sh, self._acceptance(c, wilds, sh, seven), pts.get("any", 0.0), 1.0)]
         open_pungs = all(mm.kind != "chi" for mm in melds)
         suits = [sum(c[x * 9 : x * 9 + 9]) for x in range(3)]
         top = max(range(3), key=lambda x: suits[x])

@@ -18,7 +18,6 @@ from games.rules.duel import duel
 from games.rules.rng import DealSeeds
 from games.rules.simulate import play_hand
 from games.rules.strong import Table, seat_state
-from games.rules.variants.registry import get_variant
 
 VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 
@@ -185,28 +184,6 @@ def test_the_strong_bot_plays_on_in_sichuan_where_an_unready_hand_pays_at_the_en
     # to its shape instead.
     assert min(set(hand), key=table.danger) == b * 9 + 8
     assert tile != b * 9 + 8
-
-
-def test_the_strong_bot_keeps_a_ningbo_dragon_pair_a_pung_of_which_is_a_tai(monkeypatch):
-    """In Ningbo a pung of a dragon (or of the seat's or the prevailing wind) is a 台
-    toward ``min_tai``: the strong bot throws a loose 1p and keeps its pair of red
-    dragons, which it breaks when that pair is valued as any other."""
-    from games.rules.variants.ningbo.variant import Ningbo
-
-    state = _play("ningbo", 7, 28)
-    seat = state.turn
-    assert T.parse("1m2m4m5m1p2p2p7p2s4s6s6s7z7z") == sorted(state.hands[seat])
-    m = seat_state(state, seat)
-    counts = [0] * T.NUM_KINDS
-    for t in T.parse("7z7z"):
-        counts[t] += 1
-    assert get_variant("ningbo").bot_hand_points(m, seat, counts, []) > 0
-    counts[T.parse_one("7z")] = 0
-    counts[T.parse_one("2z")] = 2  # a wind that is neither this seat's nor the round's
-    assert get_variant("ningbo").bot_hand_points(m, seat, counts, []) == 0
-    assert choose_action(state, seat, "strong") == {"type": "discard", "tile": "1p"}
-    monkeypatch.setattr(Ningbo, "bot_hand_points", lambda self, *args: 0.0)
-    assert choose_action(state, seat, "strong") == {"type": "discard", "tile": "7z"}
 
 
 def test_a_duel_plays_each_deal_in_every_seat_and_reports():

@@ -372,12 +372,6 @@ class Variant:
     #: What a deal-in costs the strong bot, in its own plain win; None for its default.
     bot_deal_in_cost: float | None = None
 
-    def bot_hand_points(self, state, seat: int, counts, melds) -> float:
-        """Points a plain win of this hand (shape ``counts`` and ``melds``) adds, for the
-        strong bot, to a representative plain win, from sets it already holds (default:
-        none)."""
-        return 0.0
-
     def bot_discard_rank(self, state, seat: int, tile: int, rest: list[int]) -> int:
         """Among discards keeping the same 向听, lower is preferred (default: no view)."""
         return 0

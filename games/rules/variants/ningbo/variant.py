@@ -302,33 +302,6 @@ class Ningbo(Variant):
             return None
         return choose_among_discards(state, seat, winning)
 
-    #: A pung of a scoring honour is its 台 and more: it lifts a plain hand, often a 台
-    #: short, over ``min_tai`` (points per 台 of it); a pair of one, this share of that.
-    BOT_HONOUR_PUNG = 1.5
-    BOT_HONOUR_PAIR = 0.4
-
-    def bot_hand_points(self, state, seat, counts, melds):
-        """Pungs of scoring honours held or laid down (dragons, the seat's wind, the
-        prevailing wind: 三元刻, 门风刻, 圈风刻), and pairs of them at a share."""
-        values = state.rules.tai_values
-        match = state.match
-        seat_wind = match.seat_winds[seat] if match is not None and match.seat_winds else None
-        round_wind = match.prevailing if match is not None else None
-        laid = {m.tile for m in melds if m.kind != "chi"}
-        total = 0.0
-        for k in range(T.HONOR, T.NUM_KINDS):
-            if counts[k] < 2 and k not in laid:
-                continue
-            if k >= T.HONOR + 4:
-                tai = values["jian_ke"]
-            else:
-                wind = k - T.HONOR
-                tai = values["men_feng"] * (wind == seat_wind)
-                tai += values["quan_feng"] * (wind == round_wind)
-            share = 1.0 if counts[k] >= 3 or k in laid else self.BOT_HONOUR_PAIR
-            total += self.BOT_HONOUR_PUNG * tai * share
-        return total * state.rules.base
-
     def bot_discard_rank(self, state, seat, tile, rest):
         return 2 if self.is_wild(state, tile) else 1  # keep wilds: they fit anywhere
 
