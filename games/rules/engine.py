@@ -546,9 +546,10 @@ def _chows(v, s: HandState, seat: int, tile: int) -> list[str]:
     k = v.shape_kind(ind, opts, tile)
     if not T.is_suited(k):
         return []
+    wild = v.wild_kinds(s)  # asked once, not of every tile held
     faces: dict[int, int] = {}  # shape kind -> a face held that plays as it
     for t in s.hands[seat]:
-        if not v.is_wild(s, t):
+        if t not in wild:
             faces.setdefault(v.shape_kind(ind, opts, t), t)
     n = k % 9
     out = []

@@ -36,7 +36,10 @@ def shape_counts(s, seat: int, tiles) -> tuple[tuple[int, ...], int]:
     be part of a set; honours are used as dead slots because the variants with
     a dead suit (Sichuan) have no honours."""
     v = get_variant(s.variant)
-    return _shape_counts(v.key, s.indicator, s.rules, v.dead_suit(s, seat), tuple(tiles))
+    suit = v.dead_suit(s, seat)
+    if suit is None:
+        return v.shape_counts_for(tiles, s.indicator, s.rules)
+    return _shape_counts(v.key, s.indicator, s.rules, suit, tuple(tiles))
 
 
 def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[int, ...], int]:

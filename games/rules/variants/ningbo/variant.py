@@ -35,7 +35,7 @@ from ..registry import register
 from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
 from .tai import (
-    _split_wilds,
+    _split_wilds_by,
     pattern_names,
     reaches_min_tai,
     score,
@@ -117,6 +117,15 @@ class Ningbo(Variant):
     def split_wilds_for_indicator(self, tiles, indicator, opts):
         return split_wilds(tiles, indicator, opts)
 
+    def split_wilds(self, state, seat, tiles):
+        # ``split_wilds_for_indicator`` without its layers: the engine asks it of every
+        # seat's hand at every discard.
+        c, wilds = _split_wilds_by(tuple(tiles), state.indicator, state.rules.get("wild_kinds"))
+        return list(c), wilds
+
+    def shape_counts_for(self, tiles, indicator, opts):
+        return _split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))  # a tuple
+
     def win_shapes(self, state, seat):
         return {
             "seven_pairs": state.rules.qi_dui and not state.melds[seat],
@@ -143,7 +152,7 @@ class Ningbo(Variant):
         # is told why, privately: no 胡 is offered to it.
         flags = frozenset() if state.wall else frozenset({"last_tile"})
         for k in ((seat + d) % 4 for d in (1, 2, 3)):
-            refused = self._refused(state, k, list(state.hands[k]), tile, "discard", flags)
+            refused = self._refused(state, k, state.hands[k], tile, "discard", flags)
             if refused is not None:
                 events.append(
                     {"type": "WinRefused", "seat": k, "only": k, "tile": T.to_str(tile), **refused}
@@ -202,7 +211,6 @@ class Ningbo(Variant):
         return self._refused(state, seat, hand, tile, win_type, frozenset(flags))
 
     def _refused(self, state, seat, hand, tile, win_type, flags):
-        shapes = self.win_shapes(state, seat)
         opts = state.rules
         if (
             tile < T.NUM_KINDS
@@ -211,9 +219,11 @@ class Ningbo(Variant):
         ):
             # The hand's waits, remembered by its counts, answer for an ordinary tile
             # (asked for three seats at every discard, so read from the split's memo).
-            c, wilds = _split_wilds(tuple(hand), state.indicator, opts)
-            if tile not in analysis.waits(c, wilds, seven_pairs=shapes["seven_pairs"]):
+            c, wilds = _split_wilds_by(tuple(hand), state.indicator, opts.get("wild_kinds"))
+            seven = opts.qi_dui and not state.melds[seat]  # as ``win_shapes`` says
+            if tile not in analysis.waits(c, wilds, seven_pairs=seven):
                 return None
+        shapes = self.win_shapes(state, seat)
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
         if not analysis.is_winning(c, wilds, **shapes):
             return None
@@ -324,7 +334,9 @@ def _wait_wins(ctx: WinContext, opts: Options, tries: int) -> bool:
     # ``reaches_min_tai`` before any reading, so it is not asked.
     bounds = tai_bounds(ctx, opts, likeliest)
     for kind, bound in zip(likeliest, bounds, strict=True):
-        if bound >= opts.min_tai and reaches_min_tai(replace(ctx, win_tile=kind), opts):
+        if bound >= opts.min_tai and reaches_min_tai(
+            replace(ctx, win_tile=kind), opts, bound=bound
+        ):
             return True
     return False
 
