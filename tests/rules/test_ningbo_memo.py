@@ -114,7 +114,6 @@ def test_each_memo_is_bounded():
         nt._wild_kinds,
         nt._split_wilds_by,
         nt._score,
-        nt._fixed_counts,
         nt._groups_holding,
         nt._rest_readings,
         nt._set_rest_readings,

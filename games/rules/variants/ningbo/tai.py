@@ -420,10 +420,11 @@ def _fixed_tai(ctx: WinContext, opts: Options) -> int:
     return _fixed_counts(ctx, opts)[1]
 
 
-@lru_cache(maxsize=16384)
 def _fixed_counts(ctx: WinContext, opts: Options) -> tuple[dict[str, int], int]:
     """The counts of the items that depend on the win's context alone, and their 台:
-    worked out once for all its readings.  (The callers only read the dict.)"""
+    worked out once for all its readings.  Not remembered: one context in twenty
+    came back, and each entry, keyed by the context, was more for the garbage
+    collector to walk."""
     bare = Reading(ctx, opts, (), 0, None, False, frozenset())
     counts = {item.id: int(item.count(bare)) for item in ITEMS if item.fixed}
     values = opts.tai_values

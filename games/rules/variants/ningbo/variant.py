@@ -36,6 +36,7 @@ from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
 from .tai import (
     _split_wilds_by,
+    _wild_kinds,
     pattern_names,
     reaches_min_tai,
     score,
@@ -114,6 +115,14 @@ class Ningbo(Variant):
     def wild_kinds_for(self, indicator, opts):
         return wild_kinds(indicator, opts)
 
+    def wild_kinds(self, state):
+        # ``wild_kinds_for`` without its layers: the engine and the bots ask it of every
+        # tile they weigh.
+        return _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+
+    def is_wild(self, state, tile):
+        return tile in _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+
     def split_wilds_for_indicator(self, tiles, indicator, opts):
         return split_wilds(tiles, indicator, opts)
 
@@ -170,7 +179,10 @@ class Ningbo(Variant):
 
     def discard_choices(self, state, seat):
         kinds = sorted(set(state.hands[seat]))
-        allowed = [k for k in kinds if k not in state.vs["barred"][seat]]
+        barred = state.vs["barred"][seat]
+        if not barred:
+            return kinds
+        allowed = [k for k in kinds if k not in barred]
         return allowed or kinds  # a hand of barred tiles only still discards
 
     def explain(self, state, seat, action):
