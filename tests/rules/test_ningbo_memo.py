@@ -115,6 +115,7 @@ def test_each_memo_is_bounded():
         nt._split_wilds_by,
         nt._score,
         nt._groups_holding,
+        nt._hand_waits,
         nt._rest_readings,
         nt._set_rest_readings,
     ]
@@ -261,6 +262,19 @@ def test_ready_by_shanten_is_ready_by_waits(case, seven):
     assert (heuristics._shanten(tuple(c), wilds, seven) == 0) == bool(
         analysis.waits(c, wilds, seven_pairs=seven)
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, T.NUM_KINDS - 1), max_size=13).filter(lambda t: len(t) % 3 == 1),
+    st.integers(0, T.NUM_TILES - 1),
+    st.sampled_from(["other_copies", "indicator_and_next"]),
+    st.booleans(),
+)
+def test_the_remembered_hand_waits_are_the_waits_of_the_split(tiles, indicator, mode, seven):
+    c, wilds = nt._split_wilds_by.__wrapped__(tuple(tiles), indicator, mode)
+    fresh = tuple(analysis.waits(list(c), wilds, seven_pairs=seven))
+    assert nt._hand_waits(tuple(tiles), indicator, mode, seven) == fresh
 
 
 def _refused_in_full(state, seat, hand, tile, win_type, flags):

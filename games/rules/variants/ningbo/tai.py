@@ -138,6 +138,17 @@ def _split_wilds_by(
     return tuple(c), wilds
 
 
+@lru_cache(maxsize=65536)
+def _hand_waits(
+    tiles: tuple[int, ...], indicator: int | None, mode: str | None, seven_pairs: bool
+) -> tuple[int, ...]:
+    """``analysis.waits`` of a ``3n + 1`` hand given as its tiles, remembered by what
+    :func:`_split_wilds_by` is (plain values): the engine asks it of three seats at
+    every discard, and the hands change one seat at a time."""
+    c, wilds = _split_wilds_by(tiles, indicator, mode)
+    return tuple(analysis.waits(c, wilds, seven_pairs=seven_pairs))
+
+
 def is_lone_wild_ready(tiles: Iterable[int], indicator: int | None, opts: Options) -> bool:
     """百搭单吊: the ``3n + 1`` concealed tiles are complete sets and one lone wild."""
     c, wilds = split_wilds(tiles, indicator, opts)
@@ -343,6 +354,7 @@ ITEMS: list[Item] = [
     Item("qi_dui", "七对", "Seven pairs", lambda r: r.seven_pairs, any_shape=True),
 ]
 assert [i.id for i in ITEMS] == list(TAI_DEFAULTS)
+_FIXED_ITEMS = tuple(i for i in ITEMS if i.fixed)
 
 
 def pattern_names() -> dict[str, dict[str, str]]:
@@ -426,7 +438,7 @@ def _fixed_counts(ctx: WinContext, opts: Options) -> tuple[dict[str, int], int]:
     came back, and each entry, keyed by the context, was more for the garbage
     collector to walk."""
     bare = Reading(ctx, opts, (), 0, None, False, frozenset())
-    counts = {item.id: int(item.count(bare)) for item in ITEMS if item.fixed}
+    counts = {item.id: int(item.count(bare)) for item in _FIXED_ITEMS}
     values = opts.tai_values
     return counts, sum(n * values[i] for i, n in counts.items())
 

@@ -35,6 +35,7 @@ from ..registry import register
 from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
 from .tai import (
+    _hand_waits,
     _split_wilds_by,
     _wild_kinds,
     pattern_names,
@@ -231,9 +232,9 @@ class Ningbo(Variant):
         ):
             # The hand's waits, remembered by its counts, answer for an ordinary tile
             # (asked for three seats at every discard, so read from the split's memo).
-            c, wilds = _split_wilds_by(tuple(hand), state.indicator, opts.get("wild_kinds"))
             seven = opts.qi_dui and not state.melds[seat]  # as ``win_shapes`` says
-            if tile not in analysis.waits(c, wilds, seven_pairs=seven):
+            mode = opts.get("wild_kinds")
+            if tile not in _hand_waits(tuple(hand), state.indicator, mode, seven):
                 return None
         shapes = self.win_shapes(state, seat)
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
