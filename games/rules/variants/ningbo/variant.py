@@ -230,8 +230,8 @@ class Ningbo(Variant):
             and len(hand) % 3 == 1
             and tile not in wild_kinds(state.indicator, opts)
         ):
-            # The hand's waits, remembered by its counts, answer for an ordinary tile
-            # (asked for three seats at every discard, so read from the split's memo).
+            # The hand's waits answer for an ordinary tile (asked for three seats at
+            # every discard, so remembered by the hand's tiles).
             seven = opts.qi_dui and not state.melds[seat]  # as ``win_shapes`` says
             mode = opts.get("wild_kinds")
             if tile not in _hand_waits(tuple(hand), state.indicator, mode, seven):
