@@ -36,6 +36,7 @@ __all__ = [
     "is_thirteen_orphans",
     "is_winning",
     "min_wilds_needed",
+    "set_readings",
     "shanten",
     "waits",
 ]
@@ -563,20 +564,45 @@ def decompositions(c: Sequence[int], wilds: int = 0) -> list[Decomposition]:
     return list(found)
 
 
+def _suits_read(
+    keys: tuple[int, int, int, int], wilds: int, pair_suit: int | None
+) -> list[tuple[int, tuple[Group, ...]]]:
+    """Every reading of the four suits together as (wilds used, groups), using at most
+    ``wilds``, the pair (if any) in ``pair_suit``."""
+    partial: list[tuple[int, tuple[Group, ...]]] = [(0, ())]
+    for idx in range(4):
+        readings = _suit_readings(keys[idx], _BASES[idx], idx == 3, idx == pair_suit, wilds)
+        partial = [
+            (u1 + u2, g1 + g2) for u1, g1 in partial for u2, g2 in readings if u1 + u2 <= wilds
+        ]
+        if not partial:
+            break
+    return partial
+
+
+def set_readings(c: Sequence[int], wilds: int = 0) -> list[tuple[Group, ...]]:
+    """Every distinct reading of a ``3n`` hand (n <= 4) as sets alone, no pair: the
+    ``sets`` of the :func:`decompositions` of the hand with two wilds more whose pair is
+    those two wilds, in the same order (``[]`` if none).  Cheaper than filtering those:
+    no suit is tried for the pair, and the search has two wilds fewer."""
+    _, packed, total = _pack(c, wilds)
+    if total % 3 or total > _MAX_TILES - 2:
+        return []
+    result = set()
+    for used, groups in _suits_read(_keys(packed), wilds, None):
+        sets = [*groups, *(Group("pung", None, 3) for _ in range((wilds - used) // 3))]
+        sets.sort(key=_group_order)
+        result.add(tuple(sets))
+    return sorted(result, key=lambda sets: [_group_order(g) for g in sets])
+
+
 def _decompositions(packed: int, wilds: int) -> list[Decomposition]:
     keys = _keys(packed)
     if _hand_need(keys) > wilds:
         return []
     result: set[Decomposition] = set()
     for pair_suit in (0, 1, 2, 3, None):
-        partial: list[tuple[int, tuple[Group, ...]]] = [(0, ())]
-        for idx in range(4):
-            readings = _suit_readings(keys[idx], _BASES[idx], idx == 3, idx == pair_suit, wilds)
-            partial = [
-                (u1 + u2, g1 + g2) for u1, g1 in partial for u2, g2 in readings if u1 + u2 <= wilds
-            ]
-            if not partial:
-                break
+        partial = _suits_read(keys, wilds, pair_suit)
         for used, groups in partial:
             left = wilds - used
             if pair_suit is None:

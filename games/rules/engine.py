@@ -33,6 +33,7 @@ from .money import deltas_of, pot_of, transfer  # noqa: F401  (transfer: re-expo
 from .options import Options
 from .rng import DealSeeds, SeedStream
 from .state import HandState
+from .variants.base import Variant
 from .variants.registry import get_variant
 
 
@@ -546,10 +547,12 @@ def _chows(v, s: HandState, seat: int, tile: int) -> list[str]:
     k = v.shape_kind(ind, opts, tile)
     if not T.is_suited(k):
         return []
+    wild = v.wild_kinds(s)  # asked once, not of every tile held
+    own_kinds = type(v).shape_kind is Variant.shape_kind  # every tile plays as itself
     faces: dict[int, int] = {}  # shape kind -> a face held that plays as it
     for t in s.hands[seat]:
-        if not v.is_wild(s, t):
-            faces.setdefault(v.shape_kind(ind, opts, t), t)
+        if t not in wild:
+            faces.setdefault(t if own_kinds else v.shape_kind(ind, opts, t), t)
     n = k % 9
     out = []
     for lo in (n - 2, n - 1, n):

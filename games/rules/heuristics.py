@@ -36,7 +36,10 @@ def shape_counts(s, seat: int, tiles) -> tuple[tuple[int, ...], int]:
     be part of a set; honours are used as dead slots because the variants with
     a dead suit (Sichuan) have no honours."""
     v = get_variant(s.variant)
-    return _shape_counts(v.key, s.indicator, s.rules, v.dead_suit(s, seat), tuple(tiles))
+    suit = v.dead_suit(s, seat)
+    if suit is None:
+        return v.shape_counts_for(tiles, s.indicator, s.rules)
+    return _shape_counts(v.key, s.indicator, s.rules, suit, tuple(tiles))
 
 
 def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[int, ...], int]:
@@ -57,4 +60,4 @@ def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[in
 @lru_cache(maxsize=65536)
 def _shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
     """``analysis.shanten`` of a count tuple, remembered (bots ask it many times a move)."""
-    return analysis.shanten(list(c), wilds, seven_pairs=seven_pairs)
+    return analysis.shanten(c, wilds, seven_pairs=seven_pairs)

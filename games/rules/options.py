@@ -113,11 +113,18 @@ class Option:
 class Options(Mapping[str, Any]):
     """Validated, frozen house rules.  Read as attributes: ``opts.fan_cap``."""
 
-    __slots__ = ("_values", "_hash")
+    __slots__ = ("_values", "_hash", "__dict__")
 
     def __init__(self, values: Mapping[str, Any]):
-        object.__setattr__(self, "_values", dict(values))
+        values = dict(values)
+        object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_hash", None)
+        # Every option is an instance attribute too, so ``opts.min_tai`` is a plain lookup
+        # (the scorers and bots read options at every call); an id naming a method of the
+        # class (``get``, ``items`` …) is left to ``opts[id]``, as before.
+        object.__getattribute__(self, "__dict__").update(
+            (k, v) for k, v in values.items() if not hasattr(Options, k)
+        )
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -130,6 +137,9 @@ class Options(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._values.get(key, default)  # Mapping's own goes through a KeyError
 
     def __iter__(self):
         return iter(self._values)

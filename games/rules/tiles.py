@@ -76,6 +76,9 @@ def parse(text: str) -> list[int]:
 
 def parse_one(text: str) -> int:
     """Parse exactly one tile (``"5p"``)."""
+    tile = _INDEX.get(text) if isinstance(text, str) else None
+    if tile is not None:
+        return tile  # a tile's own name, looked up (bots and the engine read one per action)
     tiles = parse(text)
     if len(tiles) != 1:
         raise TileError(f"expected exactly one tile, got {len(tiles)} in {text!r}")
@@ -98,6 +101,7 @@ def number_of(tile: int) -> int:
 _SUIT = [suit_of(t) for t in range(NUM_TILES)]
 _NUMBER = [str(number_of(t)) for t in range(NUM_TILES)]
 _NAME = [_NUMBER[t] + _SUIT[t] for t in range(NUM_TILES)]
+_INDEX = {name: t for t, name in enumerate(_NAME)}
 
 
 def to_str(tile: int) -> str:

@@ -20,19 +20,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from games.rules import analysis  # noqa: E402
 from games.rules.simulate import simulate  # noqa: E402
 
 VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 
 
 def clear_memos() -> None:
-    """Empty every bounded memo (``functools.lru_cache``) in the rules engine."""
+    """Empty every bounded memo in the rules engine: each ``functools.lru_cache``, and
+    ``analysis``'s whole-hand memos (plain dicts), which a row would otherwise find
+    filled by the row before."""
     for name, module in list(sys.modules.items()):
         if not name.startswith("games.rules"):
             continue
         for value in list(vars(module).values()):
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
+    analysis._WAITS_MEMO.clear()
+    analysis._DECOMPOSITIONS_MEMO.clear()
 
 
 def main() -> int:

@@ -114,12 +114,74 @@ def test_each_memo_is_bounded():
         nt._wild_kinds,
         nt._split_wilds_by,
         nt._score,
-        nt.reaches_min_tai,
-        nt._fixed_counts,
-        nt._decompositions,
+        nt._groups_holding,
+        nt._hand_waits,
+        nt._rest_readings,
+        nt._set_rest_readings,
     ]
     for memo in memos:
         assert memo.cache_parameters()["maxsize"] is not None, memo
+
+
+@settings(max_examples=150, deadline=None)
+@given(wins())
+def test_each_readings_tai_is_the_sum_of_its_items(case):
+    # The scorer weighs the readings by ``_tai`` and lists the items of the best alone.
+    ctx, opts = case
+    fixed = nt._fixed_tai(ctx, opts)
+    for reading in nt._readings(ctx, opts):
+        assert nt._tai(reading, fixed) == nt._items(reading)[1]
+
+
+@st.composite
+def rests(draw):
+    """Counts and wilds of ``3n + 2`` tiles (n <= 4), often sets and a pair with a tile
+    or two turned into wilds."""
+    c = [0] * T.NUM_KINDS
+    for kind, k in draw(st.lists(group, max_size=4)):
+        for t in (k, k + 1, k + 2) if kind == "chi" else (k, k, k):
+            c[t] += 1
+    c[draw(st.integers(0, T.NUM_KINDS - 1))] += 2
+    wilds = 0
+    for t in draw(st.lists(st.integers(0, T.NUM_KINDS - 1), max_size=4)):
+        if c[t]:
+            c[t] -= 1
+            wilds += 1
+    if draw(st.booleans()):  # or any tiles at all
+        n = 3 * draw(st.integers(1, 4)) + 2 - wilds
+        c = [0] * T.NUM_KINDS
+        for t in draw(st.lists(st.integers(0, T.NUM_KINDS - 1), min_size=n, max_size=n)):
+            c[t] += 1
+    return tuple(c), wilds
+
+
+def _concrete(groups):
+    return list(nt._concrete_sets(groups))
+
+
+@settings(max_examples=300, deadline=None)
+@given(rests())
+def test_the_remembered_rest_readings_are_the_decompositions(case):
+    # Both memos answer as the decompositions they are made from (read afresh): a rest
+    # of 3n + 2 tiles every way, and a rest of 3n tiles as sets alone, i.e. the readings
+    # of it with two wilds more whose pair is those two wilds.
+    c, wilds = case
+    assert nt._rest_readings(c, wilds) == tuple(
+        (sets, d.pair.tile)
+        for d in analysis.decompositions(list(c), wilds)
+        for sets in _concrete(d.sets)
+    )
+    pair = next(k for k in range(T.NUM_KINDS) if c[k] >= 2) if max(c) >= 2 else None
+    if pair is not None:
+        rest = list(c)
+        rest[pair] -= 2
+        for w in range(wilds + 1):
+            assert nt._set_rest_readings(tuple(rest), w) == tuple(
+                sets
+                for d in analysis.decompositions(rest, w + 2)
+                if d.pair.tile is None
+                for sets in _concrete(d.sets)
+            )
 
 
 def test_a_remembered_score_hands_each_caller_its_own_extra():
@@ -200,6 +262,19 @@ def test_ready_by_shanten_is_ready_by_waits(case, seven):
     assert (heuristics._shanten(tuple(c), wilds, seven) == 0) == bool(
         analysis.waits(c, wilds, seven_pairs=seven)
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, T.NUM_KINDS - 1), max_size=13).filter(lambda t: len(t) % 3 == 1),
+    st.integers(0, T.NUM_TILES - 1),
+    st.sampled_from(["other_copies", "indicator_and_next"]),
+    st.booleans(),
+)
+def test_the_remembered_hand_waits_are_the_waits_of_the_split(tiles, indicator, mode, seven):
+    c, wilds = nt._split_wilds_by.__wrapped__(tuple(tiles), indicator, mode)
+    fresh = tuple(analysis.waits(list(c), wilds, seven_pairs=seven))
+    assert nt._hand_waits(tuple(tiles), indicator, mode, seven) == fresh
 
 
 def _refused_in_full(state, seat, hand, tile, win_type, flags):

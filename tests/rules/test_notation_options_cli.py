@@ -54,6 +54,33 @@ def test_fmt_parse_round_trip(tiles):
     assert sorted(T.parse(T.fmt(tiles))) == sorted(tiles)
 
 
+@given(st.text(alphabet="0123456789mpszf ", max_size=4))
+def test_parse_one_reads_a_tile_name_as_parse_does(text):
+    # A tile's own name is looked up; anything else is parsed, so both agree everywhere.
+    try:
+        expected = T.parse(text)
+    except TileError:
+        expected = None
+    if expected is None or len(expected) != 1:
+        with pytest.raises(TileError):
+            T.parse_one(text)
+    else:
+        assert T.parse_one(text) == expected[0]
+
+
+@pytest.mark.parametrize("variant", ["sichuan", "hangzhou", "guangzhou", "ningbo"])
+def test_options_read_as_attributes_and_get_as_the_mapping(variant):
+    opts = get_variant(variant).resolve_options(None)
+    for key in opts:
+        assert getattr(opts, key) == opts[key] == opts.get(key)
+    assert opts.get("no_such_rule", 3) == 3
+    with pytest.raises(AttributeError):
+        getattr(opts, "no_such_rule")  # noqa: B009
+    with pytest.raises(AttributeError):
+        opts.base_stake = 1
+    assert opts == get_variant(variant).resolve_options(None)
+
+
 def test_house_rules_resolve_validate_and_describe():
     v = get_variant("sichuan")
     opts = v.resolve_options({"mode": "plain"}, {"fan_cap": None})

@@ -145,6 +145,12 @@ class Variant:
     def split_wilds(self, state, seat: int, tiles) -> tuple[list[int], int]:
         return self.split_wilds_for_indicator(tiles, state.indicator, state.rules)
 
+    def shape_counts_for(self, tiles, indicator: int | None, opts: Options):
+        """``split_wilds_for_indicator`` with the counts as a tuple, the key the bots'
+        memos take (they ask it of every discard they weigh)."""
+        c, wilds = self.split_wilds_for_indicator(tiles, indicator, opts)
+        return tuple(c), wilds
+
     def win_shapes(self, state, seat: int) -> dict[str, bool]:
         """Which shapes the quick pre-check tries (the scorer has the last word)."""
         concealed = not state.melds[seat]

@@ -108,7 +108,7 @@ def split_wilds(
     tiles: Iterable[int], indicator: int | None, opts: Options
 ) -> tuple[list[int], int]:
     """A hand as :mod:`analysis` takes it: counts of its ordinary tiles, and its wilds."""
-    c, wilds = _split_wilds(tuple(tiles), indicator, opts)
+    c, wilds = _split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))
     return list(c), wilds
 
 
@@ -138,13 +138,24 @@ def _split_wilds_by(
     return tuple(c), wilds
 
 
+@lru_cache(maxsize=65536)
+def _hand_waits(
+    tiles: tuple[int, ...], indicator: int | None, mode: str | None, seven_pairs: bool
+) -> tuple[int, ...]:
+    """``analysis.waits`` of a ``3n + 1`` hand given as its tiles, remembered by what
+    :func:`_split_wilds_by` is (plain values): the engine asks it of three seats at
+    every discard, and the hands change one seat at a time."""
+    c, wilds = _split_wilds_by(tiles, indicator, mode)
+    return tuple(analysis.waits(c, wilds, seven_pairs=seven_pairs))
+
+
 def is_lone_wild_ready(tiles: Iterable[int], indicator: int | None, opts: Options) -> bool:
     """百搭单吊: the ``3n + 1`` concealed tiles are complete sets and one lone wild."""
     c, wilds = split_wilds(tiles, indicator, opts)
     if not wilds or (sum(c) + wilds) % 3 != 1:
         return False
-    # With one wild more, the lone wild and it can be the pair of wilds alone.
-    return any(d.pair.tile is None for d in analysis.decompositions(c, wilds + 1))
+    # The lone wild and one more can be the pair of wilds alone: the rest is sets alone.
+    return bool(_set_rest_readings(tuple(c), wilds - 1))
 
 
 # --- readings ----------------------------------------------------------------
@@ -343,6 +354,7 @@ ITEMS: list[Item] = [
     Item("qi_dui", "七对", "Seven pairs", lambda r: r.seven_pairs, any_shape=True),
 ]
 assert [i.id for i in ITEMS] == list(TAI_DEFAULTS)
+_FIXED_ITEMS = tuple(i for i in ITEMS if i.fixed)
 
 
 def pattern_names() -> dict[str, dict[str, str]]:
@@ -353,7 +365,7 @@ def pattern_names() -> dict[str, dict[str, str]]:
 def _items(reading: Reading) -> tuple[list[ScoreItem], int]:
     """The items a reading scores and its Σ台."""
     values = reading.opts.tai_values
-    fixed = _fixed_counts(reading.ctx, reading.opts)
+    fixed = _fixed_counts(reading.ctx, reading.opts)[0]
     out = []
     for item in ITEMS:
         if reading.seven_pairs and not item.any_shape:
@@ -364,18 +376,78 @@ def _items(reading: Reading) -> tuple[list[ScoreItem], int]:
     return out, sum(i.value for i in out)
 
 
-@lru_cache(maxsize=16384)
-def _fixed_counts(ctx: WinContext, opts: Options) -> dict[str, int]:
-    """The counts of the items that depend on the win's context alone, worked out once
-    for all its readings.  (The callers only read the dict.)"""
+def _tai(r: Reading, fixed: int) -> int:
+    """The Σ台 of :func:`_items`, counted straight from the reading (``fixed``: the 台
+    of the context's own items, :func:`_fixed_tai`).  The scorer weighs every reading
+    by it and lists the items of the best one alone."""
+    v = r.opts.tai_values
+    numbered = len(r.suits - {3}) == 1
+    if numbered:
+        fixed += v["hun_yi_se"] if 3 in r.suits else v["qing_yi_se"]
+    if r.pair is None:
+        return fixed + v["qi_dui"]
+    ctx = r.ctx
+    seat = None if ctx.seat_wind is None else T.HONOR + ctx.seat_wind
+    prevailing = None if ctx.round_wind is None else T.HONOR + ctx.round_wind
+    chows = pungs = seat_pungs = round_pungs = dragon_pungs = 0
+    for shape, k in r.sets:
+        if shape == "chow":
+            chows += 1
+        else:
+            pungs += 1
+            if k == seat:
+                seat_pungs += 1
+            if k == prevailing:
+                round_pungs += 1
+            if k in DRAGONS:
+                dragon_pungs += 1
+    counts = r.only_wait or not r.opts.single_wait_only
+    wait = r.wait
+    ping = not pungs and r.pair not in DRAGONS and r.pair != seat and r.pair != prevailing
+    edge = counts and wait == "edge"
+    mid = counts and wait == "mid"
+    single = (counts and wait == "pair") or len(ctx.hand) == 1
+    dui = wait == "pung"
+    total = fixed + seat_pungs * v["men_feng"] + round_pungs * v["quan_feng"]
+    total += dragon_pungs * v["jian_ke"]
+    if not chows:
+        total += v["peng_peng_hu"]
+    if not (ping or edge or mid or single or dui):
+        total += v["pai_hu"]
+    if ping:
+        total += v["ping_hu"]
+    if edge:
+        total += v["bian_zhang"]
+    if mid:
+        total += v["jia_zhang"]
+    if single:
+        total += v["dan_diao"]
+    if dui:
+        total += v["dui_dao"]
+    return total
+
+
+def _fixed_tai(ctx: WinContext, opts: Options) -> int:
+    """The 台 of the items that depend on the win's context alone."""
+    return _fixed_counts(ctx, opts)[1]
+
+
+def _fixed_counts(ctx: WinContext, opts: Options) -> tuple[dict[str, int], int]:
+    """The counts of the items that depend on the win's context alone, and their 台:
+    worked out once for all its readings.  Not remembered: one context in twenty
+    came back, and each entry, keyed by the context, was more for the garbage
+    collector to walk."""
     bare = Reading(ctx, opts, (), 0, None, False, frozenset())
-    return {item.id: int(item.count(bare)) for item in ITEMS if item.fixed}
+    counts = {item.id: int(item.count(bare)) for item in _FIXED_ITEMS}
+    values = opts.tai_values
+    return counts, sum(n * values[i] for i, n in counts.items())
 
 
 # --- enumerating readings ------------------------------------------------------
 
 
-def _groups_holding(w: int) -> list[tuple[str, int, str, tuple[int, ...]]]:
+@lru_cache(maxsize=64)
+def _groups_holding(w: int) -> tuple[tuple[str, int, str, tuple[int, ...]], ...]:
     """Groups the winning kind ``w`` can complete: (shape, kind, wait, other places)."""
     out = [("pair", w, "pair", (w,)), ("pung", w, "pung", (w, w))]
     if T.is_suited(w):
@@ -390,41 +462,43 @@ def _groups_holding(w: int) -> list[tuple[str, int, str, tuple[int, ...]]]:
             else:
                 wait = "open"
             out.append(("chow", s, wait, others))
-    return out
+    return tuple(out)
 
 
 def _fillings(
-    c: list[int], wilds: int, places: tuple[int, ...]
+    c: tuple[int, ...], wilds: int, places: tuple[int, ...]
 ) -> set[tuple[tuple[int, ...], int]]:
     """Ways to fill ``places`` from the hand, each by a real tile or a wild: the
-    counts and wilds left, deduplicated."""
+    counts and wilds left, deduplicated.  Tried in the order real before wild, place
+    by place (the order the readings come in)."""
     out = set()
-    for picks in product((True, False), repeat=len(places)):
+    if len(places) == 1:
+        (a,) = places
+        if c[a]:
+            rest = list(c)
+            rest[a] -= 1
+            out.add((tuple(rest), wilds))
+        if wilds:
+            out.add((tuple(c), wilds - 1))
+        return out
+    a, b = places  # a pung's two other places, or a chow's
+    if c[a] and c[b] > (a == b):
         rest = list(c)
-        left = wilds
-        for place, real in zip(places, picks, strict=True):
-            if real:
-                if not rest[place]:
-                    break
-                rest[place] -= 1
-            else:
-                if not left:
-                    break
-                left -= 1
-        else:
-            out.add((tuple(rest), left))
+        rest[a] -= 1
+        rest[b] -= 1
+        out.add((tuple(rest), wilds))
+    if wilds:
+        if c[a]:
+            rest = list(c)
+            rest[a] -= 1
+            out.add((tuple(rest), wilds - 1))
+        if c[b]:
+            rest = list(c)
+            rest[b] -= 1
+            out.add((tuple(rest), wilds - 1))
+        if wilds > 1:
+            out.add((tuple(c), wilds - 2))
     return out
-
-
-@lru_cache(maxsize=65536)
-def _decompositions(c: tuple[int, ...], wilds: int) -> tuple[analysis.Decomposition, ...]:
-    """``analysis.decompositions``, remembered: the same rests recur across the waits and
-    discards that bots and hints weigh."""
-    return tuple(analysis.decompositions(list(c), wilds))
-
-
-def _suits_of(sets: Iterable[tuple[str, int]], pair: int) -> frozenset[int]:
-    return frozenset({*(T.suit_index(k) for _, k in sets), T.suit_index(pair)})
 
 
 def _concrete_sets(groups) -> Iterator[tuple[tuple[str, int], ...]]:
@@ -438,9 +512,39 @@ def _concrete_sets(groups) -> Iterator[tuple[tuple[str, int], ...]]:
     yield from product(*choices)
 
 
+@lru_cache(maxsize=65536)
+def _rest_readings(
+    c: tuple[int, ...], wilds: int
+) -> tuple[tuple[tuple[tuple[str, int], ...], int | None], ...]:
+    """Every reading of the rest of a hand once a set holding the winning tile is set
+    aside, as ``(sets, pair)``: its decompositions (``analysis``), each group of wilds
+    alone as each of its readings.  Remembered: the same rests recur across the waits
+    and discards that bots and hints weigh; the key and the answer are plain values,
+    which the garbage collector stops tracking."""
+    return tuple(
+        (sets, d.pair.tile)
+        for d in analysis.decompositions(c, wilds)
+        for sets in _concrete_sets(d.sets)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _set_rest_readings(c: tuple[int, ...], wilds: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every reading of the rest of a hand once the winning tile's pair is set aside: sets
+    alone (``analysis.set_readings``), a group of wilds as each of its readings.
+    Remembered like :func:`_rest_readings`."""
+    return tuple(
+        sets for groups in analysis.set_readings(c, wilds) for sets in _concrete_sets(groups)
+    )
+
+
+_SUIT_OF = tuple(T.suit_index(k) for k in range(T.NUM_TILES))
+
+
 def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
-    wild = wild_kinds(ctx.wild, opts)
-    c0, k0 = split_wilds(ctx.hand, ctx.wild, opts)
+    mode = opts.get("wild_kinds")
+    wild = _wild_kinds(ctx.wild, mode)
+    c0, k0 = _split_wilds_by(ctx.hand, ctx.wild, mode)
     melds = tuple(("chow" if m.kind == "chi" else "pung", m.tile) for m in ctx.melds)
     seven = opts.qi_dui and not ctx.melds
     hand_waits = analysis.waits(c0, k0, seven_pairs=seven)
@@ -451,27 +555,23 @@ def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
         only = hand_waits == [w]
         for shape, kind, wait, places in _groups_holding(w):
             for rest, left in _fillings(c0, k0, places):
-                wild_pair = shape == "pair" and left < k0
                 if shape == "pair":
-                    # The rest must be sets alone: read it with a pair of two extra wilds.
-                    rests = [
-                        (d.sets, kind)
-                        for d in _decompositions(rest, left + 2)
-                        if d.pair.tile is None
-                    ]
-                    own: tuple = ()
+                    # The rest must be sets alone.
+                    wild_pair = left < k0
+                    rests = [(sets, kind) for sets in _set_rest_readings(rest, left)]
+                    own: tuple = melds
                 else:
-                    rests = [(d.sets, d.pair.tile) for d in _decompositions(rest, left)]
-                    own = ((shape, kind),)
+                    wild_pair = False
+                    rests = _rest_readings(rest, left)
+                    own = (*melds, (shape, kind))
                 for sets, pair in rests:
-                    for concrete in _concrete_sets(sets):
-                        every = (*melds, *own, *concrete)
-                        for p in (pair,) if pair is not None else _ANY_PAIR:
-                            key = (tuple(sorted(every)), p, wait, only, wild_pair)
-                            if key not in seen:  # one reading, reached several ways
-                                seen.add(key)
-                                suits = _suits_of(every, p)
-                                yield Reading(ctx, opts, every, p, wait, only, suits, wild_pair)
+                    every = (*own, *sets)
+                    for p in (pair,) if pair is not None else _ANY_PAIR:
+                        key = (tuple(sorted(every)), p, wait, only, wild_pair)
+                        if key not in seen:  # one reading, reached several ways
+                            seen.add(key)
+                            suits = frozenset([_SUIT_OF[p], *(_SUIT_OF[k] for _, k in every)])
+                            yield Reading(ctx, opts, every, p, wait, only, suits, wild_pair)
     c, wilds = split_wilds(ctx.full_hand, ctx.wild, opts)
     if seven and analysis.is_seven_pairs(c, wilds):
         suits = frozenset(T.suit_index(k) for k in range(T.NUM_KINDS) if c[k])
@@ -546,12 +646,13 @@ def _score(ctx: WinContext, opts: Options) -> Score:
         allowed = []  # 百搭单吊 with one wild: self-draw only
     else:
         allowed = [r for r in readings if not (lone and r.wild_pair)]
-    best_items: list[ScoreItem] | None = None
+    fixed = _fixed_tai(ctx, opts)
+    best_reading = None
     best = -1
     for reading in allowed or readings:
-        items, tai = _items(reading)
+        tai = _tai(reading, fixed)
         if tai > best:
-            best, best_items = tai, items
+            best, best_reading = tai, reading
     if not allowed:
         return Score(
             win=False,
@@ -564,23 +665,27 @@ def _score(ctx: WinContext, opts: Options) -> Score:
             reason=f"needs at least {opts.min_tai} 台 to win, this hand has {best}",
             extra={"tai": best, "min_tai": opts.min_tai, "refused": "min_tai"},
         )
-    return Score(win=True, items=tuple(best_items), total=1 + best, extra={"tai": best})
+    return Score(
+        win=True, items=tuple(_items(best_reading)[0]), total=1 + best, extra={"tai": best}
+    )
 
 
-@lru_cache(maxsize=16384)
-def reaches_min_tai(ctx: WinContext, opts: Options) -> bool:
+def reaches_min_tai(ctx: WinContext, opts: Options, *, bound: int | None = None) -> bool:
     """Whether :func:`score` would accept this win; stops at the first reading with
-    enough 台.  Remembered by the win and the rules: bots ask it for the same ready
-    hands at every turn."""
+    enough 台.  ``bound``: the win's :func:`_tai_bound`, when the caller has it already.
+    Not remembered: the bots' plan remembers its own question (a ready hand's waits),
+    so the same win seldom comes back here, and a memo keyed by the win's context would
+    only give the garbage collector more to walk."""
     if _legality(ctx, opts):
         return False
-    if _tai_bound(ctx, opts) < opts.min_tai:
+    if (_tai_bound(ctx, opts) if bound is None else bound) < opts.min_tai:
         return False  # no reading can score enough: most ready hands that bots weigh
     lone = _lone_wild_discard(ctx, opts)
     if lone == 1:
         return False
+    fixed = _fixed_tai(ctx, opts)
     readings = (r for r in _readings(ctx, opts) if not (lone and r.wild_pair))
-    return any(_items(r)[1] >= opts.min_tai for r in readings)
+    return any(_tai(r, fixed) >= opts.min_tai for r in readings)
 
 
 def _tai_bound(ctx: WinContext, opts: Options) -> int:
@@ -598,89 +703,124 @@ def _tai_bound(ctx: WinContext, opts: Options) -> int:
     return tai_bounds(ctx, opts, (ctx.win_tile,))[0]
 
 
+_SHORT = bytes(-n % 3 for n in range(256))  # bytes.translate table: count -> short of a pung
+
+
 def tai_bounds(ctx: WinContext, opts: Options, kinds: Iterable[int]) -> list[int]:
     """:func:`_tai_bound` of the win on each of ``kinds`` (``ctx.win_tile`` aside): what
     depends on the hand alone is worked out once for all of them, so a bot asks it of
-    a ready hand's waits in one go."""
+    a ready hand's waits in one go.  A wait adds one tile to the hand's counts, so each
+    kind's figures are the hand's own with that tile's part changed."""
     v = opts.tai_values
-    wild = wild_kinds(ctx.wild, opts)
-    fixed_totals: dict[bool, int] = {}  # by whether the winning tile is a wild
-    c0, k0 = _split_wilds(ctx.hand, ctx.wild, opts)
-    melded = [k for m in ctx.melds for k in m.tiles]
-    melded_real = [k for k in melded if k not in wild]
-    held = [k for k in range(T.NUM_KINDS) if c0[k]]
-    hand_waits = analysis.waits(list(c0), k0, seven_pairs=opts.qi_dui and not ctx.melds)
+    mode = opts.get("wild_kinds")
+    wild = _wild_kinds(ctx.wild, mode)
+    c0, k0 = _split_wilds_by(ctx.hand, ctx.wild, mode)
+    seven_allowed = opts.qi_dui and not ctx.melds
+    hand_waits = analysis.waits(c0, k0, seven_pairs=seven_allowed)
     single = not opts.single_wait_only or len(hand_waits) == 1
     pair_wait = v["dan_diao"] if single or len(ctx.hand) == 1 else 0
-    chow_wait = max(v["bian_zhang"], v["jia_zhang"]) if single else 0
-    scoring = DRAGONS | _seat_wind(ctx) | _round_wind(ctx)
-    pung_melded = any(m.kind != "chi" for m in ctx.melds)
-    no_chow_melded = not any(m.kind == "chi" for m in ctx.melds)
-    seven_allowed = opts.qi_dui and not ctx.melds
+    any_wait = max(v["bian_zhang"], v["jia_zhang"], pair_wait) if single else pair_wait
+    dui_wait = max(any_wait, v["dui_dao"])
+    pai_hu, ping_hu, peng_peng_hu = v["pai_hu"], v["ping_hu"], v["peng_peng_hu"]
+    hun, flush_any = v["hun_yi_se"], max(v["hun_yi_se"], v["qing_yi_se"])
+    seat = None if ctx.seat_wind is None else T.HONOR + ctx.seat_wind
+    prevailing = None if ctx.round_wind is None else T.HONOR + ctx.round_wind
+    men_feng, quan_feng, jian_ke = v["men_feng"], v["quan_feng"], v["jian_ke"]
 
-    def pung_value(k: int) -> int:
+    def honour_value(k: int) -> int:
         if k in DRAGONS:
-            return v["jian_ke"]
-        return v["men_feng"] * (k in _seat_wind(ctx)) + v["quan_feng"] * (k in _round_wind(ctx))
+            return jian_ke
+        return men_feng * (k == seat) + quan_feng * (k == prevailing)
 
-    honour_values = {k: pung_value(k) for k in range(T.HONOR, T.NUM_KINDS)}
-    best_honour = max(honour_values.values())
-    melded_pungs = {m.tile for m in ctx.melds if m.kind != "chi"}
-    out = []
-    for win in kinds:
-        is_wild = win in wild
-        if is_wild not in fixed_totals:
-            fixed = _fixed_counts(replace(ctx, win_tile=win), opts)
-            fixed_totals[is_wild] = sum(n * v[i] for i, n in fixed.items())
-        total = fixed_totals[is_wild]
-        if is_wild:
-            c, wilds, kinds_held = c0, k0 + 1, held
-        elif win < T.NUM_KINDS:
-            c = list(c0)
-            c[win] += 1
-            wilds = k0
-            kinds_held = held if c0[win] else sorted([*held, win])
+    best_honour = max(jian_ke, *(honour_value(k) for k in (seat, prevailing) if k is not None))
+    pung_melded = chow_melded = False
+    real_suits = set()  # numbered suits of the real tiles, held or melded
+    real_honours = False
+    for m in ctx.melds:
+        if m.kind == "chi":
+            chow_melded = True
         else:
-            c, wilds, kinds_held = c0, k0, held
-        real = [*kinds_held, *melded_real]
-        suits = {k // 9 for k in real if k < T.HONOR}
-        honours = any(k >= T.HONOR for k in real)
+            pung_melded = True
+        for k in m.tiles:
+            if k not in wild:
+                if k < T.HONOR:
+                    real_suits.add(k // 9)
+                else:
+                    real_honours = True
+    melded_pungs = {m.tile for m in ctx.melds if m.kind != "chi"}
+    melded_honours = sum(honour_value(k) for k in melded_pungs if k >= T.HONOR)
+    real_suits.update(s for s in range(3) if any(c0[9 * s : 9 * s + 9]))
+    held_honours = [k for k in range(T.HONOR, T.NUM_KINDS) if c0[k]]
+    real_honours = real_honours or bool(held_honours)
+    short0 = sum(bytes(c0).translate(_SHORT))  # tiles short of a pung of every kind held
+
+    def honour_pungs(c, wilds: int, honours_held) -> int:
+        """Pungs of honours melded, or held that the wilds can complete, and one more of
+        the best honour per three wilds."""
+        total = melded_honours
+        for k in honours_held:
+            if k not in melded_pungs and c[k] + wilds >= 3:
+                total += honour_value(k)
+        return total + wilds // 3 * best_honour
+
+    def bound(c, wilds: int, suits, honours: bool, honours_held, short: int, two: bool) -> int:
         if len(suits) >= 2:
             flush = 0
         elif suits and honours:
-            flush = v["hun_yi_se"]
+            flush = hun
         else:
-            flush = max(v["hun_yi_se"], v["qing_yi_se"])
-        seven = 0
-        if seven_allowed and analysis.is_seven_pairs(list(c), wilds):
-            seven = v["qi_dui"] + flush
+            flush = flush_any
         # 平胡: all chows (honours only as the pair).
-        held_honours = [k for k in kinds_held if k >= T.HONOR]
-        ping = not pung_melded and (
-            not held_honours
-            or (
-                len(held_honours) == 1
-                and c[held_honours[0]] <= 2
-                and held_honours[0] not in scoring
+        if pung_melded or (
+            honours_held
+            and (
+                len(honours_held) > 1
+                or c[honours_held[0]] > 2
+                or honours_held[0] in DRAGONS
+                or honours_held[0] == seat
+                or honours_held[0] == prevailing
             )
-        )
-        chows = (v["ping_hu"] if ping else 0) + max(chow_wait, pair_wait)
-        # Pungs of honours.
-        honour_pungs = sum(
-            honour_values[k]
-            for k in range(T.HONOR, T.NUM_KINDS)
-            if k in melded_pungs or (c[k] and c[k] + wilds >= 3)
-        )
-        honour_pungs += wilds // 3 * best_honour
-        short = sum(-c[k] % 3 for k in kinds_held)
-        all_pungs = no_chow_melded and short - 1 <= wilds
-        pungs = (v["peng_peng_hu"] if all_pungs else 0) + honour_pungs
-        # 对倒: the winning tile (any wait, for a drawn wild) completes a pung of the hand.
-        win_kinds = hand_waits if is_wild else [win]
-        two = any(k < T.NUM_KINDS and c0[k] + k0 >= 2 for k in win_kinds)
-        waits = max(chow_wait, pair_wait, v["dui_dao"] if two else 0)
-        standard = v["pai_hu"] + flush + max(chows, pungs + waits)
-        out.append(total + max(standard, seven))
+        ):
+            chows = any_wait
+        else:
+            chows = ping_hu + any_wait
+        # 碰碰胡: no chow melded and wilds enough to turn every kind held into pungs and a pair.
+        pungs = honour_pungs(c, wilds, honours_held)
+        if not chow_melded and short - 1 <= wilds:
+            pungs += peng_peng_hu
+        # 对倒: the winning tile completes a pung of the hand.
+        tai = pai_hu + flush + max(chows, pungs + (dui_wait if two else any_wait))
+        if seven_allowed and analysis.is_seven_pairs(c, wilds):
+            tai = max(tai, v["qi_dui"] + flush)
+        return tai
+
+    fixed_totals: dict[bool, int] = {}  # by whether the winning tile is a wild
+    out = []
+    for win in kinds:
+        is_wild = win in wild
+        fixed = fixed_totals.get(is_wild)
+        if fixed is None:
+            same = (ctx.win_tile in wild) == is_wild  # the fixed items see only that
+            fixed = _fixed_tai(ctx if same else replace(ctx, win_tile=win), opts)
+            fixed_totals[is_wild] = fixed
+        if is_wild:
+            # A drawn wild: any wait, one wild more.
+            two = any(c0[k] + k0 >= 2 for k in hand_waits)
+            tai = bound(c0, k0 + 1, real_suits, real_honours, held_honours, short0, two)
+        elif win < T.NUM_KINDS:
+            c = list(c0)
+            c[win] += 1
+            if win < T.HONOR:
+                suits = real_suits if win // 9 in real_suits else {*real_suits, win // 9}
+                honours, honours_held = real_honours, held_honours
+            else:
+                suits, honours = real_suits, True
+                honours_held = held_honours if c0[win] else sorted([*held_honours, win])
+            short = short0 - (-c0[win] % 3) + (-c[win] % 3)
+            tai = bound(c, k0, suits, honours, honours_held, short, c0[win] + k0 >= 2)
+        else:
+            tai = bound(c0, k0, real_suits, real_honours, held_honours, short0, False)
+        out.append(fixed + tai)
     return out
 
 

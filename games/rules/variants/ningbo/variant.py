@@ -35,7 +35,9 @@ from ..registry import register
 from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
 from .tai import (
-    _split_wilds,
+    _hand_waits,
+    _split_wilds_by,
+    _wild_kinds,
     pattern_names,
     reaches_min_tai,
     score,
@@ -114,8 +116,25 @@ class Ningbo(Variant):
     def wild_kinds_for(self, indicator, opts):
         return wild_kinds(indicator, opts)
 
+    def wild_kinds(self, state):
+        # ``wild_kinds_for`` without its layers: the engine and the bots ask it of every
+        # tile they weigh.
+        return _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+
+    def is_wild(self, state, tile):
+        return tile in _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+
     def split_wilds_for_indicator(self, tiles, indicator, opts):
         return split_wilds(tiles, indicator, opts)
+
+    def split_wilds(self, state, seat, tiles):
+        # ``split_wilds_for_indicator`` without its layers: the engine asks it of every
+        # seat's hand at every discard.
+        c, wilds = _split_wilds_by(tuple(tiles), state.indicator, state.rules.get("wild_kinds"))
+        return list(c), wilds
+
+    def shape_counts_for(self, tiles, indicator, opts):
+        return _split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))  # a tuple
 
     def win_shapes(self, state, seat):
         return {
@@ -143,7 +162,7 @@ class Ningbo(Variant):
         # is told why, privately: no 胡 is offered to it.
         flags = frozenset() if state.wall else frozenset({"last_tile"})
         for k in ((seat + d) % 4 for d in (1, 2, 3)):
-            refused = self._refused(state, k, list(state.hands[k]), tile, "discard", flags)
+            refused = self._refused(state, k, state.hands[k], tile, "discard", flags)
             if refused is not None:
                 events.append(
                     {"type": "WinRefused", "seat": k, "only": k, "tile": T.to_str(tile), **refused}
@@ -161,7 +180,10 @@ class Ningbo(Variant):
 
     def discard_choices(self, state, seat):
         kinds = sorted(set(state.hands[seat]))
-        allowed = [k for k in kinds if k not in state.vs["barred"][seat]]
+        barred = state.vs["barred"][seat]
+        if not barred:
+            return kinds
+        allowed = [k for k in kinds if k not in barred]
         return allowed or kinds  # a hand of barred tiles only still discards
 
     def explain(self, state, seat, action):
@@ -202,18 +224,19 @@ class Ningbo(Variant):
         return self._refused(state, seat, hand, tile, win_type, frozenset(flags))
 
     def _refused(self, state, seat, hand, tile, win_type, flags):
-        shapes = self.win_shapes(state, seat)
         opts = state.rules
         if (
             tile < T.NUM_KINDS
             and len(hand) % 3 == 1
             and tile not in wild_kinds(state.indicator, opts)
         ):
-            # The hand's waits, remembered by its counts, answer for an ordinary tile
-            # (asked for three seats at every discard, so read from the split's memo).
-            c, wilds = _split_wilds(tuple(hand), state.indicator, opts)
-            if tile not in analysis.waits(c, wilds, seven_pairs=shapes["seven_pairs"]):
+            # The hand's waits answer for an ordinary tile (asked for three seats at
+            # every discard, so remembered by the hand's tiles).
+            seven = opts.qi_dui and not state.melds[seat]  # as ``win_shapes`` says
+            mode = opts.get("wild_kinds")
+            if tile not in _hand_waits(tuple(hand), state.indicator, mode, seven):
                 return None
+        shapes = self.win_shapes(state, seat)
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
         if not analysis.is_winning(c, wilds, **shapes):
             return None
@@ -324,7 +347,9 @@ def _wait_wins(ctx: WinContext, opts: Options, tries: int) -> bool:
     # ``reaches_min_tai`` before any reading, so it is not asked.
     bounds = tai_bounds(ctx, opts, likeliest)
     for kind, bound in zip(likeliest, bounds, strict=True):
-        if bound >= opts.min_tai and reaches_min_tai(replace(ctx, win_tile=kind), opts):
+        if bound >= opts.min_tai and reaches_min_tai(
+            replace(ctx, win_tile=kind), opts, bound=bound
+        ):
             return True
     return False
 
