@@ -38,9 +38,10 @@ FRONT = "678s5p"
 # name: (queries in the action's transaction, queries after its commit).  The
 # transaction's are: SAVEPOINT (the test's transaction stands in for BEGIN), lock the
 # room row, read its playing hand, read the seats with their users, update the hand's
-# snapshot and deadlines, insert the log row, RELEASE (for COMMIT).  The hand end adds the room's move to the next hand (whether a dissolve vote
-# passed, room update, seats reset, seats whose player left opened).  After the commit
-# the per-seat messages are already built: no query.
+# snapshot and deadlines, insert the log row, RELEASE (for COMMIT).  The hand end adds
+# the room's move to the next hand (whether a dissolve vote passed, room update, seats
+# reset, seats whose player left opened).  After the commit the per-seat messages are
+# already built: no query.
 SQLITE_CEILINGS = {
     "discard": (7, 0),
     "claim_open": (7, 0),
