@@ -58,35 +58,42 @@ def table_state(page: Page) -> dict:
 
 
 def start_table(page: Page, base: str, username: str, *, rules=None, hands=1, seconds=None) -> int:
-    """A private Sichuan table with three bots, 定缺 条 chosen, waiting for our first discard."""
+    """A private Sichuan table with three bots, 定缺 条 chosen, waiting for our first discard.
+
+    A deal the dealer wins before anyone discards (天胡) gives no turn: then another table."""
     sign_up(page, base, username)
-    created = api(
-        page,
-        "POST",
-        "/api/rooms/",
-        {
-            "variant": "sichuan",
-            "rules": rules or {},
-            "hands": hands,
-            "private": True,
-            "bots": 3,
-            "discard_seconds": seconds,
-            "claim_seconds": seconds,
-        },
-    )
-    assert created["status"] == 201, created
-    room_id = created["data"]["id"]
-    page.goto(f"{base}/rooms/{room_id}/")
-    page.locator("#btn-ready").click()
-    page.locator('#actions button[data-suit="s"]').click()
-    wait_for_my_discard(page)
-    return room_id
+    for _ in range(3):
+        created = api(
+            page,
+            "POST",
+            "/api/rooms/",
+            {
+                "variant": "sichuan",
+                "rules": rules or {},
+                "hands": hands,
+                "private": True,
+                "bots": 3,
+                "discard_seconds": seconds,
+                "claim_seconds": seconds,
+            },
+        )
+        assert created["status"] == 201, created
+        room_id = created["data"]["id"]
+        page.goto(f"{base}/rooms/{room_id}/")
+        page.locator("#btn-ready").click()
+        page.locator('#actions button[data-suit="s"]').click()
+        if wait_for_my_discard(page):
+            return room_id
+    raise AssertionError("three deals in a row ended before our first turn")
 
 
-def wait_for_my_discard(page: Page, timeout: float = 20) -> None:
-    """Pass on any claim offered until it is our turn to discard."""
+def wait_for_my_discard(page: Page, timeout: float = 20) -> bool:
+    """Pass on any claim offered until it is our turn to discard (True), or the hand
+    ended first (False)."""
     end = time.monotonic() + timeout
     while not page.locator('#my-hand .tile[data-legal="discard"]').count():
+        if (table_state(page) or {}).get("phase") == "ended":
+            return False
         if time.monotonic() > end:
             page.screenshot(path="test-output/screenshots/no-turn.png")
             raise AssertionError(f"our turn did not come: {table_state(page)}")
@@ -97,6 +104,7 @@ def wait_for_my_discard(page: Page, timeout: float = 20) -> None:
         except Exception:  # the bar re-rendered under the click
             pass
         page.wait_for_timeout(50)
+    return True
 
 
 def rig_my_turn(db: Path, room_id: int, choices: list[dict]) -> dict:
