@@ -10,9 +10,10 @@ seat's view.  Each entry::
      "reason": {"zh-hans": "…", "en": "…"}}
 
 The reason is one phrase: the 向听 or the acceptance the other choice keeps, the
-danger of the tile played (an opponent looked ready), a claim's worth, or the
-value aimed for.  Pure, like the rest of the engine: a task may call it and store
-the result.  Raises :class:`games.rules.record.RecordError` on a record that does
+danger of the tile played (an opponent looked ready), a claim's worth, all pungs
+(碰碰胡) in reach where the strong bot heads for them (Ningbo), or the value aimed
+for.  Pure, like the rest of the engine: a task may call it and store the result.
+Raises :class:`games.rules.record.RecordError` on a record that does
 not replay.
 """
 
@@ -22,7 +23,7 @@ from . import tiles as T
 from .engine import apply, legal_actions
 from .heuristics import _shanten, shape_counts
 from .record import RecordError, _deal
-from .strong import Table, choose, seat_state
+from .strong import Table, _pung_shanten, choose, seat_state
 
 # How much more dangerous (expected points lost) a discard must be to be named so.
 _DANGER_GAP = 0.25
@@ -86,6 +87,11 @@ def _why(state, seat: int, played: dict, best: dict) -> dict:
             "zh-hans": "自摸的机会大，值得等待",
             "en": "a self-draw, which everyone pays, was likely enough to wait for",
         }
+    if played.get("type") == "chi" and table.v.bot_pung_road:
+        return {
+            "zh-hans": "吃牌就做不成碰碰胡",
+            "en": "a chow rules out all pungs (碰碰胡)",
+        }
     if best.get("type") in ("peng", "chi", "gang"):
         name = _CLAIM_NAMES[best["type"]]
         return {
@@ -114,8 +120,8 @@ def _why_discard(table: Table, played: int, best: int) -> dict:
         c, w = shape_counts(m, seat, rest)
         seven = table.seven and not m.melds[seat]
         sh = _shanten(c, w, seven)
-        facts[t] = (sh, table._acceptance(c, w, sh, seven), table.danger(t))
-    (sh_p, acc_p, danger_p), (sh_b, acc_b, danger_b) = facts[played], facts[best]
+        facts[t] = (sh, table._acceptance(c, w, sh, seven), table.danger(t), _pung_shanten(c, w))
+    (sh_p, acc_p, danger_p, pung_p), (sh_b, acc_b, danger_b, pung_b) = facts[played], facts[best]
     name_p, name_b = T.to_str(played), T.to_str(best)
     if danger_p - danger_b > _DANGER_GAP * table.base_points:
         ready = max(range(4), key=lambda k: table.threats[k])
@@ -127,6 +133,14 @@ def _why_discard(table: Table, played: int, best: int) -> dict:
         return {
             "zh-hans": f"打{name_b}离听牌差{sh_b}步，而不是{sh_p}步",
             "en": f"throwing {name_b} leaves the hand {sh_b} from ready instead of {sh_p}",
+        }
+    if table.v.bot_pung_road and pung_b < pung_p:
+        return {
+            "zh-hans": f"打{name_b}离碰碰胡差{pung_b}步，而不是{pung_p}步",
+            "en": (
+                f"throwing {name_b} leaves all pungs (碰碰胡) {pung_b} from ready "
+                f"instead of {pung_p}"
+            ),
         }
     if sh_b == sh_p and acc_b > acc_p:
         return {

@@ -30,6 +30,9 @@ A decision compares expected values in points:
 * **setup** — 换三张 gives the weakest suit's loneliest tiles, 定缺 drops the weakest
   suit (fewest tiles, then fewest pairs and neighbours).
 
+Where the variant says so (``Variant.bot_pung_road``: Ningbo), a hand with the pairs for
+it heads for all pungs: it claims every pung, passes chows and keeps its pairs.
+
 Where the variant has a plan of its own for the turn (``Variant.bot_turn_override``:
 Hangzhou's 财飘 and 暴头 wait instead of a ×1 win, Guangzhou's early flush, Ningbo's
 wait that reaches ``min_tai``), it is followed unless the bot is folding.
@@ -516,6 +519,10 @@ def choose(s: HandState, seat: int) -> dict | None:
         if _wait_for_self_draw(table):
             return {"type": "pass"}
         return {"type": "hu"}
+    if v.bot_pung_road:
+        road = _pung_road(table, legal, types)
+        if road is not None:
+            return road
     if m.phase == "claim":
         return _claim(table, legal, types)
     return _turn(table, legal)
@@ -524,13 +531,8 @@ def choose(s: HandState, seat: int) -> dict | None:
 def _turn(table: Table, legal: list[dict]) -> dict:
     m, seat = table.m, table.seat
     hand = m.hands[seat]
-    discards = [a for a in legal if a["type"] == "discard"]
     scored = []
-    for a in discards:
-        t = T.parse_one(a["tile"])
-        rest = list(hand)
-        rest.remove(t)
-        c, w = shape_counts(m, seat, rest)
+    for a, t, rest, c, w in _discard_rests(table, legal):
         sh = _shanten(c, w, table.seven and not m.melds[seat])
         danger = table.danger(t)
         value = table.evaluate(rest, m.melds[seat]) - danger
@@ -561,6 +563,18 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         if _shanten(c, w, False) <= best_sh:
             return g
     return best[5]
+
+
+def _discard_rests(table: Table, legal: list[dict]):
+    """Each legal discard: the action, its tile, the hand after it and that hand's
+    shape counts and wilds."""
+    m, seat = table.m, table.seat
+    for a in legal:
+        if a["type"] == "discard":
+            t = T.parse_one(a["tile"])
+            rest = list(m.hands[seat])
+            rest.remove(t)
+            yield (a, t, rest, *shape_counts(m, seat, rest))
 
 
 def _best_discard(table: Table, hand: list[int], melds) -> tuple[int, float]:
@@ -631,6 +645,72 @@ def _claim(table: Table, legal: list[dict], types: set[str]) -> dict:
         if sh < now_sh and value > best[0]:
             best = (value, a)
     return best[1]
+
+
+# The all-pungs road is taken while its 向听 is at most this many steps behind the hand's.
+_PUNG_SLACK = 3
+
+
+def _pung_shanten(c: tuple[int, ...], wilds: int) -> int:
+    """向听 of a hand of pungs and a pair (the counts of a ``3n + 1`` hand)."""
+    n_sets = (sum(c) + wilds) // 3
+    pungs = min(n_sets, sum(1 for x in c if x >= 3))
+    pairs = sum(1 for x in c if x == 2)
+    partial = min(max(0, pairs - 1), n_sets - pungs)
+    return max(0, 2 * n_sets - 2 * pungs - partial - (1 if pairs else 0) - wilds)
+
+
+def _pung_reach(table: Table, c: tuple[int, ...]) -> float:
+    """How likely the pung hand moves on: the unseen copies of its pairs (any seat's
+    discard completes one) and singles, and of the wilds."""
+    acc = table.wild_unseen
+    for k, x in enumerate(c):
+        if x == 2:
+            acc += 2 * table.unseen_by_kind[k]
+        elif x == 1:
+            acc += table.unseen_by_kind[k]
+    return acc
+
+
+def _pung_road(table: Table, legal: list[dict], types: set[str]) -> dict | None:
+    """All pungs, every pung claimed (``Variant.bot_pung_road``): four pungs laid down
+    and a lone tile is 碰碰胡, 大吊 and 单吊, enough to win on a discard, and a lone wild
+    wins on any self-drawn tile.  Taken while no chow is laid down and the pung 向听 is
+    close to the hand's; None otherwise (the generic plan)."""
+    m, seat = table.m, table.seat
+    melds = m.melds[seat]
+    if any(mm.kind == "chi" for mm in melds):
+        return None
+    hand = m.hands[seat]
+    if m.phase == "claim":
+        c, w = shape_counts(m, seat, hand)
+        if _pung_shanten(c, w) > _shanten(c, w, False) + _PUNG_SLACK:
+            return None
+        if "gang" in types:
+            return {"type": "gang"}
+        if "peng" in types:
+            return {"type": "peng"}
+        return {"type": "pass"}
+    scored = []
+    for a, t, rest, c, w in _discard_rests(table, legal):
+        psh = _pung_shanten(c, w)
+        danger = table.danger(t)
+        if psh == 0:
+            value = table.evaluate(rest, melds) - danger
+            if value <= 0:
+                psh = 1  # ready, but no wait may win: no better than a step back
+        else:
+            value = _pung_reach(table, c)
+        scored.append((psh, _shanten(c, w, False), -value, danger, -isolation(hand, t), t, a))
+    if not scored:
+        return None
+    best = min(scored, key=lambda x: x[:6])
+    if best[0] > min(x[1] for x in scored) + _PUNG_SLACK:
+        return None
+    if best[0] >= 2 and max(table.threats) >= _FOLD[0]:
+        return None  # folding: the generic plan plays the safest tile
+    kong = next((a for a in legal if a["type"] == "gang"), None)
+    return kong or best[-1]  # a kong keeps every pung and adds its 台
 
 
 def _setup(m: HandState, seat: int, legal: list[dict]) -> dict:

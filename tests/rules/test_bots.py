@@ -207,3 +207,54 @@ def test_the_duel_command_prints_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["variant"] == "hangzhou" and out["a"] == "strong" and out["b"] == "basic"
     assert main(["duel", "--variant", "mars", "--deals", "1"]) == 2
+
+
+def _ningbo_claim(hand: str, melds: str, tile: str, options: list[dict]):
+    """A Ningbo claim window: ``seat`` holds ``hand`` with pungs of ``melds`` laid down and
+    may answer ``options`` on ``tile``, thrown by the seat before it.  None of the tiles
+    is a wild there."""
+    from games.rules.model import Meld
+    from games.rules.variants.registry import get_variant
+
+    state = _play("ningbo", 11, 30)
+    seat = (state.turn + 1) % 4
+    s = state.clone()
+    assert not any(get_variant("ningbo").is_wild(s, t) for t in T.parse(hand + melds + tile))
+    s.hands[seat] = sorted(T.parse(hand))
+    s.melds[seat] = [Meld("peng", (k,) * 3, from_seat=state.turn) for k in T.parse(melds)]
+    s.phase = "claim"
+    s.claim = {
+        "tile": T.parse_one(tile),
+        "from": state.turn,
+        "kind": "discard",
+        "kong": False,
+        "options": {seat: [*options, {"type": "pass"}]},
+        "answers": {},
+        "scores": {},
+    }
+    return s, seat
+
+
+def test_the_strong_bot_heads_for_all_pungs_in_ningbo_and_the_basic_one_does_not_change(
+    monkeypatch,
+):
+    """Two pungs laid down and a pair: punging it leaves one step to 碰碰胡 with 大吊 (enough
+    台 for a discard win), so the strong bot pungs; the basic bot passes (no step of 向听
+    gained), whatever the variant's pung road says."""
+    from games.rules.variants.registry import get_variant
+
+    s, seat = _ningbo_claim("67m33p666z", "5z1s", "3p", [{"type": "peng"}])
+    assert choose_action(s, seat, "strong") == {"type": "peng"}
+    assert choose_action(s, seat, "basic") == {"type": "pass"}
+    monkeypatch.setattr(get_variant("ningbo"), "bot_pung_road", False)
+    assert choose_action(s, seat, "basic") == {"type": "pass"}
+    assert choose_action(s, seat, "strong") == {"type": "pass"}
+
+
+def test_the_strong_bot_on_the_pung_road_passes_a_chow():
+    """A concealed hand of pairs and a pung passes the chow the basic bot takes (a chow
+    laid down rules out 碰碰胡)."""
+    chow = {"type": "chi", "tiles": "345p"}
+    s, seat = _ningbo_claim("3357m344p2666s55z", "", "5p", [chow])
+    assert choose_action(s, seat, "basic") == chow
+    assert choose_action(s, seat, "strong") == {"type": "pass"}

@@ -51,3 +51,15 @@ def test_only_finished_hands_are_reviewed_and_seats_are_checked():
         review(unfinished, 0)
     with pytest.raises(ValueError):
         review(_record("sichuan", "basic"), 4)
+
+
+@pytest.mark.parametrize("variant", ["sichuan", "hangzhou", "guangzhou", "ningbo"])
+def test_the_review_names_all_pungs_only_where_the_strong_bot_heads_for_them(variant):
+    """Ningbo's strong bot heads for 碰碰胡 (``Variant.bot_pung_road``): its review says so
+    where a basic seat chowed or broke a pair; no other variant's review speaks of it."""
+    entries = []
+    for seed in (5, 6, 7):
+        entries += review(_record(variant, "basic", seed), 1)
+    pungs = [e for e in entries if "碰碰胡" in e["reason"]["zh-hans"]]
+    assert all("all pungs" in e["reason"]["en"] and not e["same"] for e in pungs)
+    assert bool(pungs) == (variant == "ningbo")

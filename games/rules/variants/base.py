@@ -377,6 +377,9 @@ class Variant:
     bot_never_folds: bool = False
     #: What a deal-in costs the strong bot, in its own plain win; None for its default.
     bot_deal_in_cost: float | None = None
+    #: The strong bot heads for all pungs, claiming every pung, when its hand has the
+    #: pairs for it (where a pung hand laid down wins on a discard: Ningbo's 大吊).
+    bot_pung_road: bool = False
 
     def bot_discard_rank(self, state, seat: int, tile: int, rest: list[int]) -> int:
         """Among discards keeping the same 向听, lower is preferred (default: no view)."""

@@ -285,6 +285,9 @@ class Ningbo(Variant):
         return top, players
 
     # --- bots -------------------------------------------------------------------------
+    # Four pungs laid down and a lone tile is 碰碰胡, 大吊 and 单吊: 4 台, a discard win.
+    bot_pung_road = True
+
     def bot_turn_override(self, state, seat, legal):
         """Aim for ``min_tai``: when several discards leave the hand ready, keep to those
         whose wait wins with enough 台 on a self-draw (the generic choice among them), so
