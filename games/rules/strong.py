@@ -538,20 +538,15 @@ def _turn(table: Table, legal: list[dict]) -> dict:
     best = max(scored, key=lambda x: x[:5])
     best_sh = -best[0]
     threat = max(table.threats)
-    fold = not table.v.bot_never_folds and (
-        (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1])
-    )
-    if not fold:
-        # A search of the variant's own near ready (Ningbo: each discard played out).
-        searched = table.v.bot_search_discard(table, legal)
-        if searched is not None:
-            return searched
     if not (best_sh >= 2 and threat >= _FOLD[0]):
         # The variant's own plan, when it has one here (Guangzhou: a flush in reach early;
         # Hangzhou: 财飘 and the 暴头 wait; Ningbo: a wait that reaches min_tai).
         plan = table.v.bot_turn_override(m, seat, legal)
         if plan is not None:
             return plan
+    fold = not table.v.bot_never_folds and (
+        (best_sh >= 2 and threat >= _FOLD[0]) or (best_sh >= 1 and threat >= _FOLD[1])
+    )
     if fold:
         # Too far from winning against a hand that looks ready: play the safest tile.
         best = min(scored, key=lambda x: (x[-1], -x[1]))

@@ -372,12 +372,6 @@ class Variant:
         """A variant plan that beats the generic one on the bot's turn (even a win)."""
         return None
 
-    def bot_search_discard(self, table, legal: list[dict]) -> dict | None:
-        """The strong bot's discard by a search of the variant's own, or None for the
-        generic choice.  ``table`` is the strong level's view of the seat
-        (``strong.Table``: its state, unseen counts, danger)."""
-        return None
-
     #: The strong bot never folds here (a hand not ready at the wall's end pays more than a
     #: deal-in costs).
     bot_never_folds: bool = False

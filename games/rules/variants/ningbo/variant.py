@@ -325,12 +325,6 @@ class Ningbo(Variant):
             return None
         return choose_among_discards(state, seat, winning)
 
-    def bot_search_discard(self, table, legal):
-        """Near ready, each discard played out by sampling its own future (``search``)."""
-        from .search import choose_discard
-
-        return choose_discard(table, legal)
-
     def bot_discard_rank(self, state, seat, tile, rest):
         return 2 if self.is_wild(state, tile) else 1  # keep wilds: they fit anywhere
 
