@@ -23,6 +23,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from games.models import Room
 from games.table.messages import dumps, envelope, hand_end_payload, seat_states
 from games.table.selectors import room_payload
 
@@ -113,12 +114,18 @@ def _to_everyone(room_id, env: dict) -> None:
 
 
 def room_changed_on_commit(room_id) -> None:
-    """Send the room's payload (read when sent) to its sockets after commit."""
+    """Send the room's payload to its sockets after commit, read and sent under the room
+    lock: room frames carry no version, so two changes at once (two spectators leaving)
+    must go out in the order they were read, or a socket would keep the older count."""
 
     def send():
-        payload = room_payload(room_id)
-        if payload is not None:
-            _to_everyone(room_id, envelope("room", None, payload))
+        with transaction.atomic():
+            locked = Room.objects.select_for_update().filter(pk=room_id).values_list("pk")
+            if not locked:  # the room is gone
+                return
+            payload = room_payload(room_id)
+            if payload is not None:
+                _to_everyone(room_id, envelope("room", None, payload))
 
     transaction.on_commit(send)
 
