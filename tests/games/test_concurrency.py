@@ -86,7 +86,10 @@ def test_two_processes_firing_one_deadline_act_once(make_user):
     assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
     assert len({(a.seat, a.seq) for a in actions}) == len(actions) == taken[2]
     hand.refresh_from_db()
-    assert hand.version == len(actions)
+    # Every action moves the table's version on, except a pass that left a claim window
+    # open (nobody else is told of it): on a deal where a bot could claim, there is one.
+    passes = sum(1 for a in actions if a.action["type"] == "pass")
+    assert len(actions) - passes <= hand.version <= len(actions)
 
 
 def test_an_action_that_waited_for_the_lock_acts_on_the_hand_as_it_is_after_the_wait(
