@@ -35,6 +35,7 @@ OWN_PLACES = (
     ".venv/",
     "node_modules/",
     "test-output/",
+    "staticfiles/",  # collectstatic's copies (STATIC_ROOT): the sources are checked
 )
 # The public `evaluate` contract names its request fields (cai_piao, missing_suit …):
 # the CLI that reads them and the WinContext that carries them may say them.
