@@ -26,8 +26,11 @@ CLOSE_TOO_MANY = 4429
 
 
 def lock_user(user) -> None:
-    """Lock ``user``'s row until the transaction ends (call inside one)."""
-    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    """Lock ``user``'s row until the transaction ends (call inside one).  ``no_key``: a
+    row that refers to the user (a presence row another socket writes under a room's
+    lock) may still be inserted meanwhile, or the two would wait for each other."""
+    users = get_user_model().objects.select_for_update(no_key=True)
+    users.filter(pk=user.pk).values_list("pk").first()
 
 
 def check_sockets(user) -> None:
