@@ -79,11 +79,14 @@ def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetim
     same = hand.deadlines.get("key") == key
     old = hand.deadlines.get("seats", {}) if same else {}
     since = hand.deadlines.get("since") if same else state.public_version
-    # Presence only matters at a table without timers: spare everyone else the query.
-    users = fresh_users(room.pk, now) if untimed(room) else frozenset()
+    waiting = awaited(state)
+    # Presence only matters to a person's clock at a table without timers: spare every
+    # other decision (a claim window nobody can answer, bots to move) the query.
+    people = any(not seats[k].bot_controlled for k in waiting)
+    users = fresh_users(room.pk, now) if people and untimed(room) else frozenset()
     present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
-    for seat in awaited(state):
+    for seat in waiting:
         delay = seat_delay(room, seats[seat], state, present)
         if delay is None:
             continue
