@@ -158,6 +158,41 @@ def test_a_table_without_timers_gives_a_player_who_goes_away_the_away_clock(
     assert datetime.fromisoformat(hand.deadlines["seats"]["3"])
 
 
+def test_a_decision_awaiting_no_person_reads_no_presence(make_user):
+    """At a table without timers presence sets a person's clock only: a decision that
+    awaits bots alone (or nobody: a claim window no seat can answer) does not read it."""
+    from django.utils import timezone
+
+    from games.rules import HandState, apply, awaited, legal_actions
+    from games.table.clocks import set_deadlines
+    from games.table.selectors import seats_with_users
+
+    ann = make_user("ann")
+    room = services.room_create(
+        owner=ann,
+        variant="sichuan",
+        bots=3,
+        private=True,
+        discard_seconds=None,
+        claim_seconds=None,
+    )
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    seats = seats_with_users(room.pk)
+    state = HandState.from_json(hand.state)
+    assert awaited(state) == [0, 1, 2, 3]  # 定缺: ann chooses too
+
+    def presence_reads(state) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            set_deadlines(room, hand, state, seats, timezone.now())
+        return sum("games_presence" in q["sql"] for q in queries.captured_queries)
+
+    assert presence_reads(state) == 1
+    state, _ = apply(state, 0, legal_actions(state, 0)[0])  # ann has chosen: bots only
+    assert awaited(state) == [1, 2, 3]
+    assert presence_reads(state) == 0
+
+
 def test_only_postgresql_gets_the_statement_preparing_options():
     """SQLite plans nothing of the kind and gets no such options."""
     options = connection.settings_dict.get("OPTIONS", {})
