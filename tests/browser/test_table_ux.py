@@ -396,3 +396,37 @@ def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
     expect(page.locator(".toast", has_text=words)).to_be_visible(timeout=10_000)
     assert table_state(page)["players"][table_state(page)["seat"]]["que"] is not None
     context.close()
+
+
+def test_a_click_on_ready_survives_the_room_being_redrawn(browser, table_server):
+    """A room frame redraws the waiting room (who is here, who is ready); one that lands
+    between the player's press on Ready and its release must not swallow the click: the
+    release reaches the same button, the player is ready and the hand is dealt."""
+    base = table_server
+    player = browser.new_context(viewport=DESKTOP)
+    page = player.new_page()
+    sign_up(page, base, "readypress")
+    body = {"variant": "sichuan", "bots": 3, "hands": 1, "discard_seconds": 60}
+    r = api(page, "POST", "/api/rooms/", {**body, "claim_seconds": 30})
+    assert r["status"] == 201, r
+    url = f"{base}/rooms/{r['data']['id']}/"
+    page.goto(url)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+    ready = page.locator("#btn-ready")
+    expect(ready).to_be_visible()
+    page.wait_for_timeout(500)  # this socket's own presence frame has come and gone
+    box = ready.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => { document.querySelector('#prestart h2').dataset.before = '1'; }")
+    # Somebody comes to watch: the room frame that counts them redraws the player's page.
+    watcher = browser.new_context(viewport=DESKTOP)
+    sign_up(watcher.new_page(), base, "readywatch")
+    watcher.pages[0].goto(url)
+    expect(page.locator("#prestart h2[data-before]")).to_have_count(0)
+    assert ready.bounding_box() == box  # redrawn in place: the release lands on Ready
+    page.mouse.up()
+    expect(page.locator("#prestart")).to_be_hidden(timeout=15000)  # dealt
+    expect(page.locator("#my-hand .tile").first).to_be_visible()
+    watcher.close()
+    player.close()

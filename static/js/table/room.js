@@ -89,11 +89,24 @@ function renderWatchers() {
 
 function renderPrestart() {
   const { room } = table;
-  const box = $("#prestart");
+  const outer = $("#prestart");
   const show = !table.state && room.status !== "finished";
-  box.hidden = !show;
+  outer.hidden = !show;
+  // What it says is drawn anew, its buttons are not: one replaced between a press and its
+  // release would swallow the click (the release lands on another element).
+  let box = outer.querySelector(".prestart-info");
+  let row = outer.querySelector(".prestart-actions");
+  if (!box) {
+    box = el("div", "prestart-info");
+    row = el("div", "prestart-actions");
+    outer.replaceChildren(box, row);
+  }
   box.replaceChildren();
-  if (!show) return;
+  const buttons = [];
+  if (!show) {
+    placeButtons(row, buttons);
+    return;
+  }
   const list = el("ul", "prestart-seats");
   for (const s of room.seats) {
     const li = el("li", `prestart-seat${s.ready ? " is-ready" : ""}`);
@@ -137,19 +150,32 @@ function renderPrestart() {
     why.append(more);
     box.append(why);
   }
-  const row = el("div", "prestart-actions");
-  if (canReady()) row.append(readyButton(S.ready));
+  const kept = (id, make) => row.querySelector(`#${id}`) || make();
+  if (canReady()) buttons.push(kept("btn-ready", () => readyButton(S.ready)));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
-    const add = el("button", "button button-quiet", S.add_bot);
-    add.id = "btn-add-bot";
-    add.onclick = () => api("POST", `/api/rooms/${room.id}/bots/`).catch((e) => toast(refusal(e)));
-    row.append(add);
+    buttons.push(kept("btn-add-bot", addBotButton));
   }
   if (table.mySeat === null) {
     box.append(el("p", "muted", spectatingNote()));
-    if (room.free_seats && room.status === "open") row.append(joinButton());
+    if (room.free_seats && room.status === "open") buttons.push(kept("btn-join", joinButton));
   }
-  box.append(row);
+  placeButtons(row, buttons);
+}
+
+function addBotButton() {
+  const add = el("button", "button button-quiet", S.add_bot);
+  add.id = "btn-add-bot";
+  add.onclick = () => api("POST", `/api/rooms/${table.room.id}/bots/`)
+    .catch((e) => toast(refusal(e)));
+  return add;
+}
+
+/** ``row`` holds ``buttons`` in that order; a button already in its place is not moved. */
+function placeButtons(row, buttons) {
+  for (const b of [...row.children]) if (!buttons.includes(b)) b.remove();
+  buttons.forEach((b, i) => {
+    if (row.children[i] !== b) row.insertBefore(b, row.children[i] || null);
+  });
 }
 
 /** The room's "Hands" menu: a finished hand's replay link, newest first. */
