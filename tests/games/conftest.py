@@ -52,8 +52,10 @@ def play_out(room, *, max_sweeps=500):
 
 
 def wait_settled(hand, timeout: float = 30):
-    """Settlement runs on Celery: inline here, on a real worker in the services profile."""
-    from games.models import Settlement
+    """Settlement runs on Celery: inline here, on a real worker in the services profile.
+    Waits for the task's last write (the hand marked settled), not only for its results:
+    a test's database flushed while the worker still writes can deadlock the flush."""
+    from games.models import Hand, Settlement
     from leaderboards.models import RatingChange
     from tests.live import wait_for
 
@@ -61,6 +63,7 @@ def wait_settled(hand, timeout: float = 30):
         lambda: (
             Settlement.objects.filter(hand=hand).exists()
             and RatingChange.objects.filter(hand=hand).count() == 4
+            and Hand.objects.filter(pk=hand.pk, settled_at__isnull=False).exists()
         ),
         timeout,
         f"hand {hand.pk} to be settled and rated",
