@@ -94,17 +94,11 @@ function renderPrestart() {
   outer.hidden = !show;
   // What it says is drawn anew, its buttons are not: one replaced between a press and its
   // release would swallow the click (the release lands on another element).
-  let box = outer.querySelector(".prestart-info");
-  let row = outer.querySelector(".prestart-actions");
-  if (!box) {
-    box = el("div", "prestart-info");
-    row = el("div", "prestart-actions");
-    outer.replaceChildren(box, row);
-  }
+  const box = outer.querySelector(".prestart-info");
+  const row = outer.querySelector(".prestart-actions");
   box.replaceChildren();
-  const buttons = [];
   if (!show) {
-    placeButtons(row, buttons);
+    row.replaceChildren();
     return;
   }
   const list = el("ul", "prestart-seats");
@@ -150,6 +144,7 @@ function renderPrestart() {
     why.append(more);
     box.append(why);
   }
+  const buttons = [];
   const kept = (id, make) => row.querySelector(`#${id}`) || make();
   if (canReady()) buttons.push(kept("btn-ready", () => readyButton(S.ready)));
   if (room.owner_id === boot.user_id && room.free_seats && room.status === "open") {
