@@ -79,7 +79,8 @@ def test_seats_know_the_commitment_and_client_seeds_before_the_deal_and_the_seed
         promised = first["d"]["next_commitment"]
         assert promised == commitment(server_seed) and first["d"]["next_hand_number"] == 1
         assert [s["client_seed"] for s in first["d"]["seats"]] == [None] * 4
-        seen_by_ben = await drain(watcher)
+        # The watcher's snapshot comes once its socket has read the room (a wait, not a drain).
+        seen_by_ben = [await watcher.receive_json_from(timeout=10)] + await drain(watcher)
         assert seen_by_ben[0]["d"]["next_commitment"] == promised
         await player.send_json_to({"t": "ready", "client_seed": ANN_SEED})
         seen = [first]
