@@ -6,7 +6,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Language, User
-from accounts.names import clean_name
+from accounts.names import clean_name, name_key
 
 #: Username prefixes the platform keeps for its own accounts (the table bots): a person
 #: holding one would pass for a bot, and would block the bot that needs the name.
@@ -14,12 +14,16 @@ RESERVED_PREFIXES = ("bot-", "bot_", "bot.")
 
 
 def is_reserved_username(username: str) -> bool:
-    return username.strip().lower().startswith(RESERVED_PREFIXES)
+    return name_key(username.strip()).startswith(RESERVED_PREFIXES)
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
         username = clean_name(username, max_length=User._meta.get_field("username").max_length)
+        # A username is what people log in with and are told apart by: compatibility
+        # forms are folded as Django's own user forms do (NFKC), so "ＬＩＮ" cannot sign up
+        # beside "lin" (allauth compares without case). Display names are kept as typed.
+        username = User.normalize_username(username)
         if is_reserved_username(username):
             raise forms.ValidationError(
                 _("Names starting with “bot-” are kept for the table bots; choose another.")
