@@ -1,7 +1,8 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import ratelimit
 from allauth.core.exceptions import ImmediateHttpResponse
-from allauth.core.ratelimit import respond_429
 from django import forms
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -39,11 +40,24 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def pre_authenticate(self, request, **credentials):
         # Over the limit is a 429, as allauth's other limits answer, not a form error a
-        # script reads as one more wrong password.
+        # script reads as one more wrong password. The page says which limit was hit: the
+        # address's own (any account), or the account's from this address.
         try:
             super().pre_authenticate(request, **credentials)
         except forms.ValidationError:
-            raise ImmediateHttpResponse(respond_429(request)) from None
+            # A key never counted (the account's keys all hold "|") leaves the address's
+            # limits alone to answer this look, which counts nothing.
+            address_ok = ratelimit.consume(request, action="login_failed", key="-", dry_run=True)
+            limit = "account" if address_ok else "address"
+            raise ImmediateHttpResponse(
+                render(request, "429.html", {"login_limit": limit}, status=429)
+            ) from None
+
+    def send_mail(self, template_prefix, email, context):
+        # A mail about an account is in its owner's language, whatever page sent it.
+        language = getattr(context.get("user"), "language", "") or translation.get_language()
+        with translation.override(language):
+            super().send_mail(template_prefix, email, context)
 
     def save_user(self, request, user, form, commit=True):
         # A visitor who switched language before signing up keeps it: the new account
