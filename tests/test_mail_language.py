@@ -21,23 +21,13 @@ def _words(message, user) -> set[str]:
     return set(WORD.findall(text))
 
 
-def _sign_up(client, password, language):
-    client.cookies["django_language"] = language
-    response = client.post(
-        reverse("account_signup"),
-        {
-            "username": "mei",
-            "email": "mei@example.com",
-            "password1": password,
-            "password2": password,
-        },
-    )
-    assert response.status_code == 302
+def _sign_up(client, sign_up, language):
+    assert sign_up(client, "mei", language=language).status_code == 302
     return User.objects.get(username="mei")
 
 
-def test_a_chinese_sign_up_gets_a_mail_all_in_chinese(client, password):
-    user = _sign_up(client, password, "zh-hans")
+def test_a_chinese_sign_up_gets_a_mail_all_in_chinese(client, sign_up):
+    user = _sign_up(client, sign_up, "zh-hans")
 
     (message,) = mail.outbox
     assert user.language == "zh-hans"
@@ -46,8 +36,8 @@ def test_a_chinese_sign_up_gets_a_mail_all_in_chinese(client, password):
     assert "/accounts/confirm-email/" in message.body
 
 
-def test_an_english_sign_up_gets_a_mail_all_in_english(client, password):
-    user = _sign_up(client, password, "en")
+def test_an_english_sign_up_gets_a_mail_all_in_english(client, sign_up):
+    user = _sign_up(client, sign_up, "en")
 
     (message,) = mail.outbox
     assert not HAN.search(message.subject + message.body)

@@ -208,21 +208,12 @@ def test_a_username_of_fillers_is_refused_at_sign_up(client, django_user_model, 
     assert not django_user_model.objects.filter(email="mei@example.com").exists()
 
 
-def _sign_up(client, username, email, password):
-    client.cookies["django_language"] = "en"
-    return client.post(
-        reverse("account_signup"),
-        {"username": username, "email": email, "password1": password, "password2": password},
-    )
-
-
 @pytest.mark.django_db
-def test_a_username_cannot_pass_for_another_in_full_width(client, django_user_model, password):
-    django_user_model.objects.create_user("lin", "lin@example.com", password)
-
-    taken = _sign_up(client, "ＬＩＮ", "mei@example.com", password)
-    reserved = _sign_up(client, "ｂｏｔ-east", "bot@example.com", password)
+def test_a_username_cannot_pass_for_another_in_full_width(client, player, sign_up):
+    taken = sign_up(client, "ＬＩＮ", language="en", email="mei@example.com")
+    reserved = sign_up(client, "ｂｏｔ-east", language="en")
 
     assert taken.status_code == 200 and reserved.status_code == 200
+    assert "already" in taken.content.decode()
     assert "bot-" in reserved.content.decode()
-    assert list(django_user_model.objects.values_list("username", flat=True)) == ["lin"]
+    assert list(type(player).objects.values_list("username", flat=True)) == ["lin"]
