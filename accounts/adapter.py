@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import after_login
 from accounts.models import Language, User
 from accounts.names import clean_name, name_key
 
@@ -52,6 +53,14 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ImmediateHttpResponse(
                 render(request, "429.html", {"login_limit": limit}, status=429)
             ) from None
+
+    # Without a ``next`` of its own, a sign-in or sign-up goes where the visitor was headed
+    # when asked to sign in (an invite), whichever door they took.
+    def get_login_redirect_url(self, request):
+        return after_login.take(request) or super().get_login_redirect_url(request)
+
+    def get_signup_redirect_url(self, request):
+        return after_login.take(request) or super().get_signup_redirect_url(request)
 
     def send_mail(self, template_prefix, email, context):
         # A mail about an account is in its owner's language, whatever page sent it.
