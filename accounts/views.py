@@ -27,6 +27,7 @@ def profile(request):
                 request.user,
                 display_name=form.cleaned_data["display_name"],
                 language=form.cleaned_data["language"],
+                timezone=form.cleaned_data["timezone"],
             )
             messages.success(request, _("Profile saved."))
             return redirect("profile")
