@@ -91,6 +91,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "clubs.context_processors.club_requests",
             ],
         },
     },
