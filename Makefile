@@ -29,7 +29,7 @@ migrate: $(VENV)/.stamp-run
 
 run: migrate
 	@echo "Serving on http://127.0.0.1:8000/"
-	$(PY) -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application
 
 # The browser tests drive Debian's Chromium (never a downloaded browser); a CJK font makes
 # their screenshots readable.
