@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class RankedConfig(AppConfig):
+    name = "ranked"
+    verbose_name = "Ranked play"
+
+    def ready(self):
+        from games.table import holds
+        from ranked import receivers  # connects the signal receivers
+
+        holds.register(receivers.ranked_room)
