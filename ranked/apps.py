@@ -6,7 +6,8 @@ class RankedConfig(AppConfig):
     verbose_name = "Ranked play"
 
     def ready(self):
-        from games.table import holds
-        from ranked import receivers  # connects the signal receivers
+        from games.table import badges, holds
+        from ranked import receivers, selectors  # receivers: connects the signal receivers
 
         holds.register(receivers.ranked_room)
+        badges.register(selectors.room_ranks)

@@ -115,7 +115,13 @@ def room_ranks(room_id: int) -> dict[int, dict]:
         return {}
     users = list(match.seats.values_list("user_id", flat=True))
     return {
-        r.user_id: tier_payload(r.step, r.points)
+        r.user_id: {
+            **tier_payload(r.step, r.points),
+            "label": {
+                "zh-hans": ladder.step_name(r.step, "zh"),
+                "en": ladder.step_name(r.step, "en"),
+            },
+        }
         for r in Rank.objects.filter(
             variant=match.variant, season_id=match.season_id, user_id__in=users
         )

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Room
+from games.table import selectors as table_selectors
 from games.table import services as table
 from ranked import ladder, matcher, services
 from ranked.models import Penalty, QueueEntry, Rank, RankedMatch, RankedSeat
@@ -30,6 +31,9 @@ def test_four_queued_are_seated_at_one_ranked_table(four):
     seats = match.room.seats.order_by("index")
     assert [s.user_id for s in seats] == [u.pk for u in four]
     assert services.queue_poll(user=four[2])["room"] == match.room_id
+    # The table's plates carry each player's 段位.
+    plates = table_selectors.room_payload(match.room_id)["seats"]
+    assert [s["rank"]["label"] for s in plates] == [{"zh-hans": "新人 1", "en": "Novice 1"}] * 4
     # A second pass finds nobody waiting: nobody is seated twice.
     assert matcher.match_pass() == 0 and RankedMatch.objects.count() == 1
 
