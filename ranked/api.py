@@ -12,7 +12,7 @@ from rest_framework.throttling import UserRateThrottle
 
 from games.rooms.api import ERROR_SCHEMA, GameAPIView
 from games.rules import UnknownVariant, get_variant
-from ranked import selectors, services
+from ranked import matcher, selectors, services
 from ranked.errors import refuse
 from ranked.models import QueueEntry
 
@@ -69,6 +69,9 @@ class QueueView(GameAPIView):
 
     @extend_schema(responses={200: QUEUE_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request):
+        # Polls drive matching too, so a process that runs no sweeper (no table socket
+        # open yet) still seats its players; the pass itself is rate-limited per process.
+        matcher.match_pass_due()
         return Response(services.queue_poll(user=request.user))
 
     @extend_schema(request=None, responses={204: None})

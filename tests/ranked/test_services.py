@@ -183,3 +183,20 @@ def test_a_new_season_softens_ranks(four):
     rank = services.rank_of(four[0], "sichuan", new)
     soft = ladder.soften(ladder.Standing(7, 30))
     assert (rank.step, rank.points, rank.mu) == (soft.step, soft.points, 30)
+
+
+def test_season_start_command(four):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    first = services.current_season()
+    out = StringIO()
+    call_command("season_start", "2027-S1", stdout=out)
+    assert "2027-S1" in out.getvalue()
+    assert services.current_season().name == "2027-S1"
+    first.refresh_from_db()
+    assert first.ends is not None
+    with pytest.raises(CommandError):
+        call_command("season_start", "bad", "--starts", "tomorrow")
