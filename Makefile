@@ -31,7 +31,7 @@ migrate: $(VENV)/.stamp-run
 PORT ?= 8000
 run: migrate
 	@echo "Serving on http://127.0.0.1:$(PORT)/"
-	$(PY) -m config.serve -b 127.0.0.1 -p $(PORT) config.asgi:application
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) -m config.serve -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 # The browser tests drive Debian's Chromium (never a downloaded browser); a CJK font makes
 # their screenshots readable.
