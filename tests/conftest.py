@@ -81,14 +81,14 @@ def player(django_user_model, password):
 @pytest.fixture
 def sign_up(password):
     """Posts the sign-up form as ``client``, reading in ``language`` if given; returns the
-    response. The e-mail is the username's at example.com."""
+    response. The e-mail is the username's at example.com unless ``fields`` say otherwise."""
     from django.urls import reverse
 
-    def post(client, username, *, language=None, query="", **fields):
+    def post(client, username, *, language=None, **fields):
         if language:
             client.cookies["django_language"] = language
         data = {"username": username, "email": f"{username}@example.com"}
         data |= {"password1": password, "password2": password, **fields}
-        return client.post(reverse("account_signup") + query, data)
+        return client.post(reverse("account_signup"), data)
 
     return post
