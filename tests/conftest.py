@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import caches
+from django.urls import reverse
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
 INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"
@@ -82,8 +83,6 @@ def player(django_user_model, password):
 def sign_up(password):
     """Posts the sign-up form as ``client``, reading in ``language`` if given; returns the
     response. The e-mail is the username's at example.com unless ``fields`` say otherwise."""
-    from django.urls import reverse
-
     def post(client, username, *, language=None, **fields):
         if language:
             client.cookies["django_language"] = language
