@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.names import clean_name
-from accounts.zones import is_zone, zone_names
+from accounts.zones import is_zone
 
 
 class SignupForm(forms.Form):
@@ -32,7 +32,6 @@ class ProfileForm(forms.ModelForm):
         help_text=_("For example Asia/Shanghai. Left empty: China's time for Chinese."),
         widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
     )
-    zone_names = staticmethod(zone_names)
 
     def clean_timezone(self):
         value = self.cleaned_data["timezone"].strip()

@@ -135,4 +135,6 @@ def test_the_zone_is_chosen_on_the_profile(player, language):
     assert refused.status_code == 200
     player.refresh_from_db()
     assert player.timezone == "Asia/Tokyo"
-    assert 'name="timezone"' in client.get("/accounts/profile/").content.decode()
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'name="timezone"' in page and 'list="time-zones"' in page
+    assert '<option value="Asia/Shanghai">' in page  # typed with the browser's suggestions
