@@ -3,71 +3,12 @@
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
-PASSWORD = "green-felt-8trs"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+from tests.browser.players import DESKTOP, PHONE, api, autoplay, play_step, sign_up
 
-
-def sign_up(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.locator("form.signup button[type=submit], form#signup_form button[type=submit]").or_(
-        page.locator("main form button[type=submit]")
-    ).first.click()
-    page.wait_for_load_state()
-    assert "/accounts/signup/" not in page.url, page.content()[:2000]
-
-
-def api(page: Page, method: str, url: str, body=None):
-    """Call the REST API from inside the page (session cookie + CSRF header)."""
-    return page.evaluate(
-        """async ([method, url, body]) => {
-            const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-            const res = await fetch(url, {method, credentials: "same-origin",
-              headers: {"Content-Type": "application/json", "X-CSRFToken": token},
-              body: body === null ? undefined : JSON.stringify(body)});
-            return {status: res.status, data: await res.json()};
-        }""",
-        [method, url, body],
-    )
-
-
-def play_step(page: Page) -> bool:
-    """Take one offered action from the DOM; prefer 胡, then 定缺, pass claims, else discard."""
-    for selector in (
-        '#actions button[data-type="hu"]',
-        '#actions button[data-type="ding_que"]',
-        '#actions button[data-type="pass"]',
-    ):
-        button = page.locator(selector)
-        if button.count():
-            button.first.click(timeout=2000)
-            return True
-    tiles = page.locator('#my-hand .tile[data-legal="discard"]')
-    if tiles.count():
-        tiles.last.click(timeout=2000)
-        page.locator("#my-hand .tile.selected").click(timeout=2000)
-        return True
-    return False
-
-
-def autoplay(page: Page, until, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while not until():
-        assert time.monotonic() < end, "the hand did not reach the expected point in time"
-        try:
-            if not play_step(page):
-                page.wait_for_timeout(40)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            page.wait_for_timeout(40)
-
+__all__ = ["DESKTOP", "PHONE", "api", "autoplay", "play_step", "sign_up"]
 
 def spectator_view(page: Page) -> tuple[list[dict], dict]:
     """Each drawn hand's face-up and face-down tiles, with the state they were drawn from:
