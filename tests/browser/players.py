@@ -23,9 +23,11 @@ from games.rules import (
     HandState,
     commitment,
     default_client_seed,
+    legal_actions,
     new_hand,
     new_match,
 )
+from tests.deals import lay_out
 
 HERE = Path(__file__).parent
 PASSWORD = "green-felt-8trs"
@@ -338,3 +340,30 @@ def deal_where(page: Page, base: str, room: dict, want=lambda s: s.dealer == 0) 
     dealt = deal(base, room["id"], server)
     assert dealt["state"]["hands"] == state.to_json()["hands"], "the server dealt another hand"
     return state
+
+
+def rig_accepts(state: HandState, hands: dict, drawn: str, action: str) -> bool:
+    """Whether laying out ``hands`` at the turn of ``state`` (as ``rig`` would) offers the
+    seat whose turn it is ``action``: a test checks its rig with the engine first."""
+    try:
+        out = HandState.from_json(lay_out(state.to_json(), hands, drawn=drawn))
+    except ValueError:
+        return False
+    return any(a["type"] == action for a in legal_actions(out, state.turn))
+
+
+def win_at_once(page: Page, base: str, room: dict, hand: str, drawn: str, want=None) -> None:
+    """Deal the room's first hand with us (seat 0) as the dealer, on a deal ``want``
+    accepts, and lay out ``hand`` at our first turn (``drawn`` the tile just drawn): a
+    self-drawn win, taken from the page's 胡 button."""
+
+    def good(s: HandState) -> bool:
+        wins = s.dealer == 0 and s.phase == "play" and rig_accepts(s, {0: hand}, drawn, "hu")
+        return wins and (want is None or want(s))
+
+    deal_where(page, base, room, good)
+    rig(base, room["id"], {0: hand}, drawn=drawn)
+    page.reload()
+    hu = page.locator('#actions button[data-type="hu"]')
+    expect(hu).to_be_visible(timeout=15000)
+    hu.click()

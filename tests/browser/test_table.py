@@ -10,6 +10,7 @@ from tests.browser.players import DESKTOP, PHONE, api, autoplay, play_step, sign
 
 __all__ = ["DESKTOP", "PHONE", "api", "autoplay", "play_step", "sign_up"]
 
+
 def spectator_view(page: Page) -> tuple[list[dict], dict]:
     """Each drawn hand's face-up and face-down tiles, with the state they were drawn from:
     read in one evaluation, so no update can land between the two (bots keep playing)."""
