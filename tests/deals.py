@@ -2,8 +2,9 @@
 (``tests.urls``), so a production server never answers them.
 
 ``POST /test/rooms/<id>/deal/`` deals the room's next hand from the seeds given
-(``{"server_seed": <64 hex>, "client_seeds": [<32 hex> × 4]}``; either may be left out):
-it readies every human seat through ``room_ready``, as the players' Ready would, so the
+(``{"server_seed": <64 hex>, "client_seeds": [<32 hex> × 4]}``, by seat; a bot's seat, or
+one left out, keeps its default): it readies every human seat through ``room_ready``, as
+the players' Ready would, so the
 hand is dealt, recorded and published as any other, and its replay and fairness check
 hold.  A test picks the seeds by dealing them with the pure engine first.
 
@@ -113,7 +114,9 @@ def deal(request, room_id: int):
         hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
         if hand is None:
             raise ValueError("no hand was dealt (is every seat filled?)")
-    except (ValueError, ServiceError, Room.DoesNotExist) as e:
+    except Room.DoesNotExist:
+        return JsonResponse({"detail": "no such room"}, status=404)
+    except (ValueError, ServiceError) as e:
         return JsonResponse({"detail": str(e)}, status=400)
     return answer(hand)
 
@@ -132,6 +135,8 @@ def rig(request, room_id: int):
                 hand.state, data.get("hands", {}), data.get("front", ""), data.get("drawn")
             )
             hand.save(update_fields=["state"])
-    except (ValueError, Room.DoesNotExist) as e:
+    except Room.DoesNotExist:
+        return JsonResponse({"detail": "no such room"}, status=404)
+    except ValueError as e:
         return JsonResponse({"detail": str(e)}, status=400)
     return answer(hand)

@@ -8,8 +8,8 @@ from config.urls import urlpatterns as site_urlpatterns
 from tests import deals
 
 urlpatterns = [
-    path("test/rooms/<int:room_id>/deal/", deals.deal, name="test-deal"),
-    path("test/rooms/<int:room_id>/rig/", deals.rig, name="test-rig"),
+    path("test/rooms/<id:room_id>/deal/", deals.deal, name="test-deal"),
+    path("test/rooms/<id:room_id>/rig/", deals.rig, name="test-rig"),
     *site_urlpatterns,
 ]
 

@@ -14,6 +14,7 @@ import time
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
+from urllib.error import HTTPError
 
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -234,8 +235,17 @@ class Frames:
     the page itself offers no test hook.  Attach before the page opens the table."""
 
     def __init__(self, page: Page):
+        self.page = page
         self.room = self.state = self.hand_end = None
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def wait(self, kind: str, timeout: float = 15) -> dict:
+        """The newest frame of ``kind`` (``room``, ``state``, ``hand_end``), once one came."""
+        end = time.monotonic() + timeout
+        while getattr(self, kind) is None:
+            assert time.monotonic() < end, f"no {kind} frame came in {timeout} s"
+            self.page.wait_for_timeout(50)
+        return getattr(self, kind)
 
     def _frame(self, payload) -> None:
         msg = json.loads(payload)
@@ -367,3 +377,26 @@ def win_at_once(page: Page, base: str, room: dict, hand: str, drawn: str, want=N
     hu = page.locator('#actions button[data-type="hu"]')
     expect(hu).to_be_visible(timeout=15000)
     hu.click()
+
+
+# Self-drawn wins with no 条 (our 定缺), tried in turn: the first whose tiles are all still
+# hidden is laid out.
+WINS = [
+    {"hand": "123456789m55567p", "drawn": "5p"},
+    {"hand": "123456789p55567m", "drawn": "5m"},
+    {"hand": "123456789m22234p", "drawn": "2p"},
+    {"hand": "123456789p22234m", "drawn": "2m"},
+]
+
+
+def rig_first(base: str, room_id: int, seat: int, choices: list[dict]) -> dict:
+    """Lay out for ``seat``, whose turn it is, the first of ``choices`` whose tiles are all
+    still hidden (the hook refuses the others); that choice."""
+    for choice in choices:
+        try:
+            rig(base, room_id, {seat: choice["hand"]}, drawn=choice["drawn"])
+        except HTTPError as e:
+            assert e.code == 400, e
+            continue
+        return choice
+    raise AssertionError("none of the hands could be laid out")

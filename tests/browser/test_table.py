@@ -3,34 +3,25 @@
 from __future__ import annotations
 
 import re
-from urllib.error import HTTPError
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.players import (
     DESKTOP,
     PHONE,
+    WINS,
     Frames,
     api,
     autoplay,
     deal_where,
-    hook,
     play_step,
+    rig_first,
     room_of,
     sign_up,
     table_room,
 )
 
 __all__ = ["DESKTOP", "PHONE", "api", "autoplay", "play_step", "sign_up"]
-
-# Self-drawn wins with no 条 (our 定缺), tried in turn: the first whose tiles are all still
-# hidden is laid out.
-WINS = [
-    {"hand": "123456789m55567p", "drawn": "5p"},
-    {"hand": "123456789p55567m", "drawn": "5m"},
-    {"hand": "123456789m22234p", "drawn": "2p"},
-    {"hand": "123456789p22234m", "drawn": "2m"},
-]
 
 
 def spectator_view(page: Page, frames: Frames) -> tuple[list[dict], dict]:
@@ -43,19 +34,6 @@ def spectator_view(page: Page, frames: Frames) -> tuple[list[dict], dict]:
              backs: h.querySelectorAll('.tile.back').length}))"""
     )
     return hands, frames.state
-
-
-def rig_first(base: str, room_id: int, choices: list[dict]) -> dict:
-    """Lay out the first of ``choices`` for the seat whose turn it is whose tiles are all
-    still hidden (the hook refuses the others); that choice."""
-    for choice in choices:
-        try:
-            hook(base, room_id, "rig", {"hands": {"0": choice["hand"]}, "drawn": choice["drawn"]})
-        except HTTPError as e:
-            assert e.code == 400, e
-            continue
-        return choice
-    raise AssertionError("none of the hands could be laid out")
 
 
 def waiting_for(page: Page) -> None:
@@ -129,7 +107,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     # At our next turn a self-drawn win is laid out: 胡 ends the hand.
     ours = page.locator('#my-hand .tile[data-legal="discard"], #actions button[data-type="hu"]')
     autoplay(page, lambda: ours.count() > 0, timeout=20)
-    rig_first(base, room_of(page), WINS)
+    rig_first(base, room_of(page), 0, WINS)
     page.reload()
     page.locator('#actions button[data-type="hu"]').click()
     dialog = page.locator("#result[open]")
