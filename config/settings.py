@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "records",
     "reviews",
+    "ranked",
 ]
 
 MIDDLEWARE = [
@@ -380,3 +381,23 @@ GAME_PRESENCE_TTL = int(os.environ.get("GAME_PRESENCE_TTL", "30"))
 GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
+
+# --- Ranked play -------------------------------------------------------------------------------
+
+# Hands in a ranked match (the same for every variant).
+RANKED_HANDS = int(os.environ.get("RANKED_HANDS", "8"))
+# Seconds a matched player has to come to the table and ready; then they never came.
+RANKED_ARRIVE_SECONDS = int(os.environ.get("RANKED_ARRIVE_SECONDS", "60"))
+# A queued player who neither polls nor holds the play page for this long leaves the queue.
+RANKED_QUEUE_GRACE = int(os.environ.get("RANKED_QUEUE_GRACE", "20"))
+# Matching: players within this many 段位 steps meet at once; the band widens by one step
+# for every RANKED_BAND_WIDEN seconds the longest-waiting of them has waited.
+RANKED_BAND = int(os.environ.get("RANKED_BAND", "1"))
+RANKED_BAND_WIDEN = int(os.environ.get("RANKED_BAND_WIDEN", "10"))
+# Seconds between two matching passes of one process (each sweep calls in; any process may).
+RANKED_MATCH_INTERVAL = float(os.environ.get("RANKED_MATCH_INTERVAL", "1"))
+# A matched player who never came: points lost and minutes kept out of the queue.
+RANKED_NOSHOW_POINTS = int(os.environ.get("RANKED_NOSHOW_POINTS", "20"))
+RANKED_NOSHOW_MINUTES = int(os.environ.get("RANKED_NOSHOW_MINUTES", "5"))
+# Queue joins a user may make (DRF rate).
+RANKED_QUEUE_RATE = os.environ.get("RANKED_QUEUE_RATE", "12/min")
