@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import SPECTATOR_DELAY_MAX
 from config.converters import MAX_ID
 from games.rules import get_variant
+from games.table import late
 from games.table.bot_accounts import display_names
 from records.models import Match
 
@@ -32,16 +31,11 @@ def matches_of(user) -> QuerySet:
     return _with_players(Match.objects.filter(participants=user))
 
 
-def _still_delayed(match_ids: QuerySet, now: datetime.datetime | None = None) -> list[int]:
-    """Of these matches, those whose room shows spectators the table late and that ended
-    less than that long ago: their record holds the last hand's result, so it waits for
-    the delay like that hand's replay (``games.table.late``) for anyone who did not play."""
-    now = now or timezone.now()
-    recent = match_ids.filter(
-        room__spectator_delay__gt=0,
-        ended_at__gt=now - datetime.timedelta(seconds=SPECTATOR_DELAY_MAX),
-    ).values_list("pk", "ended_at", "room__spectator_delay")
-    return [pk for pk, ended, delay in recent if ended > now - datetime.timedelta(seconds=delay)]
+def _still_delayed(matches: QuerySet) -> list[int]:
+    """Of these matches, those not public yet (``games.table.late``): their record holds
+    the last hand's result, so it waits like that hand's replay for anyone who did not
+    play it."""
+    return late.held(matches, ended="ended_at", delay="room__spectator_delay")
 
 
 def club_matches(
