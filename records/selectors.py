@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 
 from clubs import selectors as club_selectors
 from config.converters import MAX_ID
+from games.models import Hand
 from games.rules import get_variant
 from games.table import late
 from games.table.bot_accounts import display_names
@@ -72,7 +73,13 @@ def match_visible_to(match: Match, user) -> bool:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return match.participants.filter(pk=user.pk).exists()
+    if not match.participants.filter(pk=user.pk).exists():
+        return False
+    if not club_selectors.room_hidden_from(match.club_id, user):
+        return True
+    # Out of the club since: theirs only if they sat to its end (its later hands are not).
+    last = Hand.objects.filter(room_id=match.room_id).order_by("-number").first()
+    return last is None or user.pk in last.players
 
 
 def visible_match(pk, user) -> Match | None:
