@@ -11,8 +11,8 @@ from django.utils import timezone
 from clubs import services as club_services
 from clubs.models import AuditEntry, JoinRequest, Membership, Removal
 from games.models import Hand, Room, Seat, Settlement
-from records.models import Match
 from games.table import services
+from records.models import Match
 from tests.games.conftest import play_out, sweep
 
 pytestmark = pytest.mark.django_db
