@@ -41,7 +41,7 @@ from games.rules import (
     new_match,
 )
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.table import finisher, limits, publish
+from games.table import finisher, holds, limits, publish
 from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.table.clocks import same_decision, set_deadlines
 from games.table.errors import ServiceError
@@ -267,6 +267,8 @@ def room_leave(*, room_id, user, walked_out: bool = True) -> Room:
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
+    if holds.seats_held(room.pk):
+        return _hold_seat(room, seat)
     Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
     ends_match = walked_out and get_variant(room.variant).leave_ends_match
@@ -302,6 +304,22 @@ def room_leave(*, room_id, user, walked_out: bool = True) -> Room:
             finisher.close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
+    return room
+
+
+def _hold_seat(room: Room, seat: Seat) -> Room:
+    """Leaving a room whose seats are held (``holds``): the seat goes to 托管 for the rest
+    of the match and stays its player's (room locked)."""
+    if not seat.auto:
+        seat.auto = True
+        seat.save(update_fields=["auto"])
+        hand = _current_hand(room)
+        if hand is not None:  # the decision in hand gets the bots' delay
+            hand.deadlines.get("seats", {}).pop(str(seat.index), None)
+            state = HandState.from_json(hand.state)
+            set_deadlines(room, hand, state, seats_with_users(room.pk), timezone.now())
+            hand.save(update_fields=["deadlines", "deadline_at"])
+    publish.room_changed_on_commit(room.pk)
     return room
 
 
