@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -158,7 +159,17 @@ def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
     """One entry per listed variant: how many are rated and who leads."""
     summaries = []
     for info in listed_variants():
-        players = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False).count()
+        rated = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False)
+        players = rated.count()
+        # Not counted yet: whoever has played only hands that are not public yet.
+        held = Counter(
+            RatingChange.objects.filter(
+                hand_id__in=late.hands_held(variant=info.key), rated=True
+            ).values_list("user_id", flat=True)
+        )
+        if held:
+            hands = dict(rated.filter(user_id__in=held).values_list("user_id", "hands"))
+            players -= sum(1 for user_id, n in held.items() if hands.get(user_id, n + 1) <= n)
         summaries.append(
             BoardSummary(
                 variant=info, players=players, top=leaderboard(info.key, top) if players else []

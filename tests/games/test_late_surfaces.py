@@ -16,6 +16,7 @@ from clubs import services as club_services
 from games.models import DissolveVote, Hand, Room, Settlement
 from games.table import services, votes
 from leaderboards.rating import RATED_MIN_HANDS
+from leaderboards.selectors import leaderboard_summaries
 from records.models import Match
 from tests.games.conftest import play_out
 
@@ -78,6 +79,9 @@ def seen_by(club, room, hand, manager, outsider) -> dict:
     record = m.get(f"/api/hands/{hand.pk}/")
     return {
         "public board": o.get("/api/leaderboards/sichuan/").json()["players"],
+        "players rated": next(
+            b.players for b in leaderboard_summaries() if b.variant.key == "sichuan"
+        ),
         "club board": m.get(f"/api/clubs/{club.pk}/leaderboard/?variant=sichuan").json()["players"],
         "member totals": sorted(
             (r["user_id"], r["hands"], r["total"]) for r in members if "hands" in r
@@ -105,6 +109,7 @@ def test_a_hand_shows_nowhere_before_the_delay_and_everywhere_after(club_table):
     assert just_ended == in_play
     assert in_play["record"][0] == 403 and in_play["record"][1]["code"] == "replay_delayed"
     assert in_play["public board"] == [] and in_play["club board"] == []
+    assert in_play["players rated"] == 0 and public["players rated"] == 4
     assert in_play["room"]["hands_played"] == 0
     # Past it, every surface moved.
     assert public["record"][0] == 200 and public["frames"] == 200 and public["page"] == 200
