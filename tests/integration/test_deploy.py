@@ -36,6 +36,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from games.models import Hand
 from tests.live import DaphneServer, choose, database_url, free_port, server_env
@@ -194,7 +195,7 @@ def deployment(tmp_path: Path):
             ],
         )
         for d in daphnes:
-            d.start()
+            d.start(timeout=120)  # six processes start at once: slow on a loaded machine
         spawn("sweeper", [sys.executable, "manage.py", "run_sweeper"])
         spawn(
             "worker",
@@ -326,7 +327,8 @@ def test_a_handshake_flood_from_one_address_slows_nobody_else(django_user_model,
     socket as fast as they can from one address.  Another player's ``sync`` round trip
     and an anonymous page's stay within twice their unloaded values: nginx answers the
     flood's handshakes 429 itself (``limit_req``/``limit_conn``), and the few it lets
-    through are refused by the cap's one read."""
+    through are refused by the cap's one read.  Through nginx too, a socket from a page on
+    another port or scheme is refused (``config.origin``)."""
     for name in ("mei", "flo"):
         django_user_model.objects.create_user(username=name, password="green-felt-8trs")
     with deployment(tmp_path) as site:
@@ -363,6 +365,12 @@ def test_a_handshake_flood_from_one_address_slows_nobody_else(django_user_model,
             got = json.loads(flood.communicate(timeout=30)[0])
         finally:
             stop(flood)
+        # Only the site's own pages open a socket: not one on another port or scheme.
+        for origin in (f"http://127.0.0.1:{site.http_port}", f"https://127.0.0.1:{site.listen}"):
+            with pytest.raises(InvalidStatus) as refused:
+                asyncio.run(open_socket(url, origin, cookie))
+            assert refused.value.response.status_code == 403, origin
+        asyncio.run(open_socket(url, mei.origin, cookie))
     report = {
         "quiet": {k: statistics.median(v) for k, v in quiet.items()},
         "flood": {k: statistics.median(v) for k, v in loaded.items()},
@@ -373,6 +381,11 @@ def test_a_handshake_flood_from_one_address_slows_nobody_else(django_user_model,
     assert sum(got.values()) > 500 and got.get("429", 0) > 0.9 * sum(got.values()), report
     for kind in ("sync", "page"):
         assert report["flood"][kind] <= 2 * report["quiet"][kind], report
+
+
+async def open_socket(url: str, origin: str, cookie: str) -> None:
+    async with connect(url, origin=origin, additional_headers={"Cookie": cookie}, proxy=None):
+        pass
 
 
 async def round_trips(url: str, web: Browserless, cookie: str, n: int = 30) -> dict:
