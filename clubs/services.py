@@ -389,15 +389,14 @@ def _leave_tables(club_id, user) -> None:
     out): freed at once between hands, played by a bot to the end of a hand on, then
     open for someone else."""
     from games.models import Room, Seat
-    from games.table import publish
-    from games.table import services as games_services
+    from games.table import assist, publish
 
     rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
     for room_id in rooms.values_list("pk", flat=True):
         publish.reseat_on_commit(room_id, [user.pk])
     seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
     for room_id in seated.values_list("room_id", flat=True):
-        games_services.room_leave(room_id=room_id, user=user, walked_out=False)
+        assist.seat_put_out(room_id=room_id, user=user)
 
 
 # --------------------------------------------------------------------------

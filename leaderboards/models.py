@@ -88,6 +88,10 @@ class RatingChange(models.Model):
     # Whether the hand moved the public board (a full-length room of people); an unrated
     # hand is recorded with the rating as it stands, unmoved.
     rated = models.BooleanField(default=True)
+    # The player's club rating before the hand, if it moved the club's board (a hand of a
+    # club room): what that board shows until the hand is public (``games.table.late``).
+    club_mu_before = models.FloatField(null=True, blank=True)
+    club_sigma_before = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import BooleanField, Case, QuerySet, Value, When
 
 from games.rooms.variants import VariantInfo, listed_variants, variant_info
+from games.table import late
 from leaderboards.models import ClubRating, Rating, RatingChange
 from leaderboards.rating import PROVISIONAL_SIGMA, display_change, display_rating
 
@@ -55,20 +57,78 @@ class LeaderboardRow:
 
 def leaderboard(variant: str, limit: int = 100) -> list[LeaderboardRow]:
     """People rated in ``variant``, best first (ordinal, then hands played); no bots."""
-    return _rows(Rating.objects.filter(variant=variant), limit)
+    return _rows(Rating.objects.filter(variant=variant), limit, variant=variant)
 
 
 def club_leaderboard(club_id: int, variant: str, limit: int = 100) -> list[LeaderboardRow]:
     """People rated in ``variant`` over the club's rooms only, best first; no bots."""
-    return _rows(ClubRating.objects.filter(club_id=club_id, variant=variant), limit)
+    ratings = ClubRating.objects.filter(club_id=club_id, variant=variant)
+    return _rows(ratings, limit, variant=variant, club_id=club_id)
 
 
-def _rows(ratings, limit: int) -> list[LeaderboardRow]:
+def _standing(r) -> tuple:
+    """``_by_standing``'s order for a row in hand."""
+    return (r.sigma > PROVISIONAL_SIGMA, -r.mu, -r.hands, r.user_id)
+
+
+def _before_unpublished(ratings: list, variant: str, club_id: int | None) -> list:
+    """``ratings`` as they stood before the hands that are not public yet (a room's
+    spectator delay, ``games.table.late``): each player's rating from before the first
+    of them, those hands and wins taken back, and the board sorted again."""
+    where = (
+        {"variant": variant} if club_id is None else {"variant": variant, "room__club_id": club_id}
+    )
+    held = late.hands_held(**where)
+    if not held:
+        return ratings
+    changes = RatingChange.objects.filter(
+        hand_id__in=held, user_id__in=[r.user_id for r in ratings]
+    )
+    if club_id is None:
+        changes = changes.filter(rated=True)
+    else:
+        changes = changes.filter(club_mu_before__isnull=False)
+    by_user = {r.user_id: r for r in ratings}
+    earliest = (
+        changes.select_related("hand")
+        .only(
+            "user_id",
+            "mu_before",
+            "sigma_before",
+            "club_mu_before",
+            "club_sigma_before",
+            "hand__players",
+            "hand__result",
+            "hand__ended_at",
+        )
+        .order_by("hand__started_at", "hand_id")
+    )
+    seen = set()
+    for c in earliest:
+        r = by_user[c.user_id]
+        if c.user_id not in seen:
+            seen.add(c.user_id)
+            if club_id is None:
+                r.mu, r.sigma = c.mu_before, c.sigma_before
+            else:
+                r.mu, r.sigma = c.club_mu_before, c.club_sigma_before
+        r.hands -= 1
+        players = c.hand.players
+        winners = (c.hand.result or {}).get("winners") or []
+        if any(s < len(players) and players[s] == c.user_id for s in winners):
+            r.wins -= 1
+    return sorted((r for r in ratings if r.hands > 0), key=_standing)
+
+
+def _rows(ratings, limit: int, *, variant: str, club_id: int | None = None) -> list[LeaderboardRow]:
     # Bots are rated (their results move people's ratings) but are not on the boards:
     # a few shared bot accounts would otherwise hold the top places.
-    ratings = _by_standing(ratings.filter(hands__gt=0, user__is_bot=False).select_related("user"))[
-        :limit
-    ]
+    ratings = ratings.filter(hands__gt=0, user__is_bot=False).select_related("user")
+    top = list(_by_standing(ratings)[:limit])
+    # Whoever played a hand not public yet may stand elsewhere without it.
+    recent = ratings.filter(user__rating_changes__hand_id__in=late.hands_held(variant=variant))
+    top += [r for r in recent.distinct() if r.user_id not in {t.user_id for t in top}]
+    ratings = _before_unpublished(top, variant, club_id)[:limit]
     return [
         LeaderboardRow(
             rank=position,
@@ -99,7 +159,17 @@ def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
     """One entry per listed variant: how many are rated and who leads."""
     summaries = []
     for info in listed_variants():
-        players = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False).count()
+        rated = Rating.objects.filter(variant=info.key, hands__gt=0, user__is_bot=False)
+        players = rated.count()
+        # Not counted yet: whoever has played only hands that are not public yet.
+        held = Counter(
+            RatingChange.objects.filter(
+                hand_id__in=late.hands_held(variant=info.key), rated=True
+            ).values_list("user_id", flat=True)
+        )
+        if held:
+            hands = dict(rated.filter(user_id__in=held).values_list("user_id", "hands"))
+            players -= sum(1 for user_id, n in held.items() if hands.get(user_id, n + 1) <= n)
         summaries.append(
             BoardSummary(
                 variant=info, players=players, top=leaderboard(info.key, top) if players else []

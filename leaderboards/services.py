@@ -103,9 +103,11 @@ def _rate_hand(hand_id: int) -> list[RatingChange]:
         )
     if rated:
         _advance(ratings, seated, after, winners)
-    RatingChange.objects.bulk_create(changes)
     if club_id is not None:
-        _rate_club_hand(hand, club_id, rated, seated, scores, winners)
+        club_before = _rate_club_hand(hand, club_id, rated, seated, scores, winners)
+        for change, (mu0, sigma0) in zip(changes, club_before or [], strict=False):
+            change.club_mu_before, change.club_sigma_before = mu0, sigma0
+    RatingChange.objects.bulk_create(changes)
     return changes
 
 
@@ -133,17 +135,19 @@ def _advance(ratings: dict, seated, after, winners) -> None:
         player.save(update_fields=["mu", "sigma", "hands", "wins", "updated_at"])
 
 
-def _rate_club_hand(hand: Hand, club_id: int, rated: bool, seated, scores, winners) -> None:
+def _rate_club_hand(hand: Hand, club_id: int, rated: bool, seated, scores, winners):
     """A hand of a club room also moves the players' ratings within that club: a hand the
-    public boards leave out too if the club counts such hands."""
+    public boards leave out too if the club counts such hands.  Returns the seated
+    players' club (mu, sigma) before it, None if it did not count."""
     # The club row is locked before its ratings, as ``club_board_recount`` takes them: a
     # hand rated while the board is recounted lands after the recount, on what it wrote.
     club = Club.objects.select_for_update().only("board_counts_unrated").get(pk=club_id)
     if not rated and not club.board_counts_unrated:
-        return
+        return None
     ratings = _locked_skills(ClubRating, seated, club_id=club_id, variant=hand.variant)
     before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]
     _advance(ratings, seated, rating.rate(before, scores), winners)
+    return before
 
 
 @transaction.atomic

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import SPECTATOR_DELAY_MAX
 from config.converters import MAX_ID
+from games.models import Hand
 from games.rules import get_variant
+from games.table import late
 from games.table.bot_accounts import display_names
 from records.models import Match
 
@@ -32,16 +32,11 @@ def matches_of(user) -> QuerySet:
     return _with_players(Match.objects.filter(participants=user))
 
 
-def _still_delayed(match_ids: QuerySet, now: datetime.datetime | None = None) -> list[int]:
-    """Of these matches, those whose room shows spectators the table late and that ended
-    less than that long ago: their record holds the last hand's result, so it waits for
-    the delay like that hand's replay (``games.table.late``) for anyone who did not play."""
-    now = now or timezone.now()
-    recent = match_ids.filter(
-        room__spectator_delay__gt=0,
-        ended_at__gt=now - datetime.timedelta(seconds=SPECTATOR_DELAY_MAX),
-    ).values_list("pk", "ended_at", "room__spectator_delay")
-    return [pk for pk, ended, delay in recent if ended > now - datetime.timedelta(seconds=delay)]
+def _still_delayed(matches: QuerySet) -> list[int]:
+    """Of these matches, those not public yet (``games.table.late``): their record holds
+    the last hand's result, so it waits like that hand's replay for anyone who did not
+    play it."""
+    return late.held(matches, ended="ended_at", delay="room__spectator_delay")
 
 
 def club_matches(
@@ -78,7 +73,13 @@ def match_visible_to(match: Match, user) -> bool:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return match.participants.filter(pk=user.pk).exists()
+    if not match.participants.filter(pk=user.pk).exists():
+        return False
+    if not club_selectors.room_hidden_from(match.club_id, user):
+        return True
+    # Out of the club since: theirs only if they sat to its end (its later hands are not).
+    last = Hand.objects.filter(room_id=match.room_id).order_by("-number").first()
+    return last is None or user.pk in last.players
 
 
 def visible_match(pk, user) -> Match | None:

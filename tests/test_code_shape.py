@@ -19,7 +19,6 @@ NOT_SOURCE = {"tests", "migrations", "node_modules", "static", "templates", "loc
 
 PENDING_LONG = {
     "clubs/services.py": "the club services are not split yet",
-    "games/table/services.py": "the table services are not split yet",
 }
 PENDING_PRIVATE = {
     "games/rooms/talk_api.py": "the room API's visibility check is still private",

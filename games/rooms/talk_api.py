@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from games.rooms.api import ERROR_SCHEMA, GameAPIView, _visible_room
 from games.rooms.throttles import TableTalkThrottle
-from games.table import phrases, votes
+from games.table import late, phrases, votes
 from games.table.selectors import seats_with_users
 from games.table.vote_state import latest_vote, vote_json
 
@@ -45,7 +45,8 @@ class DissolveView(GameAPIView):
     @extend_schema(operation_id="room_dissolve_vote", responses={200: LATEST, 404: ERROR_SCHEMA})
     def get(self, request, pk):
         room = _visible_room(pk, request.user)
-        return Response({"vote": latest_vote(room.pk, seats_with_users(room.pk))})
+        vote = latest_vote(room.pk, seats_with_users(room.pk))
+        return Response({"vote": late.vote_for(vote, room, request.user)})
 
     @extend_schema(
         operation_id="room_dissolve_propose",

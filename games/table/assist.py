@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import Room
+from games.models import Presence, Room
 from games.table import presence, publish, selectors, services
 
 
@@ -39,4 +39,27 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
         hand.save(update_fields=["deadlines"])
     presence.refresh_deadlines(room)
     publish.room_changed_on_commit(room.pk)
+    return room
+
+
+@transaction.atomic
+def seat_put_out(*, room_id, user) -> Room:
+    """The room's club put ``user`` out (removed, or they left it) while a hand is on: out
+    of their seat as a leave puts one (``services.room_leave``: played by a bot to the
+    hand's end, then open for someone else), without the walk-out penalty nor its end of
+    the match; between hands ``room_leave`` itself costs nothing."""
+    room = services._lock_room(room_id)
+    seats = selectors.seats_with_users(room.pk)
+    seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
+    hand = services._current_hand(room)
+    if seat is None or hand is None:
+        return services.room_leave(room_id=room_id, user=user) if seat is not None else room
+    Presence.objects.filter(room=room, user=user).delete()
+    seat.left, seat.ready = True, False
+    seat.save(update_fields=["left", "ready"])
+    hand.deadlines.get("seats", {}).pop(str(seat.index), None)  # its clock is the bots'
+    hand.save(update_fields=["deadlines"])
+    presence.refresh_deadlines(room)
+    publish.room_changed_on_commit(room.pk)
+    publish.reseat_on_commit(room.pk, [user.pk])
     return room

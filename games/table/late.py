@@ -1,19 +1,28 @@
-"""What a spectator of a room with a spectator delay may know now: the table as it was
-that many seconds ago (against ghosting).  Seated players see the table as it is.
+"""What the world may know now of a room with a spectator delay: the table as it was that
+many seconds ago (against ghosting).  Seated players see their table as it is.
 
-The socket rebuilds the hand itself from the action log (``selectors.spectator_snapshot``)
-and holds every later frame; this module does the same for the room's payload (its
-scores and count of hands are as they stood then) and says which finished hands'
-replays are still inside the delay.  Everything here is read from the database, so
-every server process answers alike."""
+The one place that decides when a hand of such a room becomes public: ``delay`` seconds
+after it ended (a hand in play is not public at all).  Until then nothing shows it to
+anyone who did not play it: the room's payload and its vote are as they stood then
+(``room_for``, ``vote_for``), the lobby still lists a room whose match ended since
+(``rooms_finishing``), a hand's record is refused the same way in play and after
+(``replay_held``), and the boards, the members' totals and the match records leave out
+the hands not yet public (``hands_held``, ``held``).  The socket rebuilds the hand
+itself from the action log (``selectors.spectator_snapshot``) and holds every later
+frame.  Everything here is read from the database, so every server process answers
+alike."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import Hand, Room, Settlement
+from clubs.services import SPECTATOR_DELAY_MAX
+from games.models import DissolveVote, Hand, Room, Seat, Settlement
+from games.table.vote_state import vote_json
+from records.models import Match
 
 
 def cutoff(delay: int, now: datetime | None = None) -> datetime:
@@ -48,7 +57,50 @@ def room_as_of(payload: dict, when: datetime) -> dict:
         out["next_hand_at"] = None
         for seat in out["seats"]:
             seat["ready"], seat["client_seed"] = False, None
+    match_id = payload.get("match_id")
+    if match_id is not None and Match.objects.filter(pk=match_id, ended_at__gt=when).exists():
+        out["match_id"] = None  # its record is not public yet, nor that it ended
+        if out["status"] == Room.Status.FINISHED:
+            out["status"] = Room.Status.PLAYING
+    out["vote"] = vote_as_of(payload.get("vote"), room_id, when)
     return out
+
+
+def held(rows: QuerySet, *, ended: str, delay: str, now: datetime | None = None) -> list[int]:
+    """Of ``rows``, the pks still inside their room's delay: ``delay`` (a lookup to the
+    room's ``spectator_delay``) set and ``ended`` (a lookup to when the row's hand or
+    match ended) less than that long ago, or not yet."""
+    now = now or timezone.now()
+    recent = rows.filter(**{f"{delay}__gt": 0}).exclude(
+        **{f"{ended}__lte": now - timedelta(seconds=SPECTATOR_DELAY_MAX)}
+    )
+    return [
+        pk
+        for pk, at, seconds in recent.values_list("pk", ended, delay)
+        if at is None or at > cutoff(seconds, now)
+    ]
+
+
+def hands_held(now: datetime | None = None, **where) -> list[int]:
+    """The ids of the hands (of rooms ``where`` says, e.g. ``room__club_id``) that are not
+    public yet: in play or ended less than their room's delay ago."""
+    return held(
+        Hand.objects.filter(**where), ended="ended_at", delay="room__spectator_delay", now=now
+    )
+
+
+def rooms_finishing(now: datetime | None = None) -> list[int]:
+    """Rooms whose match is over but not yet for their spectators: the lobby lists them,
+    as still playing (``room_for``), until the delay has passed."""
+    ids = held(Match.objects.all(), ended="ended_at", delay="room__spectator_delay", now=now)
+    return list(Match.objects.filter(pk__in=ids).values_list("room_id", flat=True)) if ids else []
+
+
+def _seated(room_id, user) -> bool:
+    """``user`` plays in the room now (a seat they have not left): they see it live."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Seat.objects.filter(room_id=room_id, user=user, left=False).exists()
 
 
 def room_for(payload: dict, delay: int) -> dict:
@@ -59,10 +111,40 @@ def room_for(payload: dict, delay: int) -> dict:
     return room_as_of(payload, cutoff(delay))
 
 
+def vote_as_of(vote: dict | None, room_id, when: datetime) -> dict | None:
+    """A room's latest dissolve vote (``vote_state.vote_json``) as it stood at ``when``:
+    an earlier one if it was proposed since, still open (no answer known) if it was
+    decided since."""
+    if vote is not None and datetime.fromisoformat(vote["created_at"]) > when:
+        earlier = (
+            DissolveVote.objects.filter(room_id=room_id, created_at__lte=when)
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        seats = Seat.objects.filter(room_id=room_id).select_related("user")
+        vote = vote_json(earlier, list(seats)) if earlier is not None else None
+    if (
+        vote is not None
+        and vote["decided_at"]
+        and datetime.fromisoformat(vote["decided_at"]) > when
+    ):
+        voters = [{**v, "answer": None} for v in vote["voters"]]
+        vote = {**vote, "status": DissolveVote.Status.OPEN, "decided_at": None, "voters": voters}
+    return vote
+
+
+def vote_for(vote: dict | None, room: Room, user) -> dict | None:
+    """The room's latest vote as ``user`` may see it now (``room_for``'s rule)."""
+    if not room.spectator_delay or _seated(room.pk, user):
+        return vote
+    return vote_as_of(vote, room.pk, cutoff(room.spectator_delay))
+
+
 def replay_held(hand: Hand, user) -> bool:
-    """Whether ``hand``'s record is still inside its room's spectator delay for ``user``:
-    it ended less than the delay ago and they did not play it."""
+    """Whether ``hand``'s record is still held from ``user``: its room has a delay, they
+    did not play it, and it is in play or ended less than the delay ago.  A hand in play
+    is refused as one just ended is, so the refusal tells nothing of when it ended."""
     delay = hand.room.spectator_delay
-    if not delay or hand.ended_at is None or hand.ended_at <= cutoff(delay):
+    if not delay or (hand.ended_at is not None and hand.ended_at <= cutoff(delay)):
         return False
     return not (user is not None and user.is_authenticated and user.pk in hand.players)

@@ -22,7 +22,7 @@ from games.rules import (
 )
 from games.table import badges
 from games.table.bot_accounts import display_names
-from games.table.late import room_as_of
+from games.table.late import room_as_of, rooms_finishing
 from games.table.messages import envelope, hand_end_payload, seat_state
 from games.table.vote_state import latest_vote
 from leaderboards.models import RatingChange
@@ -158,11 +158,12 @@ def _presence_of(seats, fresh: set[int]) -> tuple[set[int], int]:
 
 
 def open_rooms(limit: int = 100, *, for_user=None):
-    """Public rooms; a club's rooms only for its members."""
+    """Public rooms; a club's rooms only for its members.  A room whose match ended is
+    still listed while it is not over for its spectators (``late.rooms_finishing``)."""
     clubs = Q(club__isnull=True) | Q(club_id__in=club_selectors.member_club_ids(for_user))
     return (
         Room.objects.filter(clubs, private=False)
-        .exclude(status=Room.Status.FINISHED)
+        .exclude(Q(status=Room.Status.FINISHED) & ~Q(pk__in=rooms_finishing()))
         .select_related("owner")
         .order_by("-created_at")[:limit]
     )

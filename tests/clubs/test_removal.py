@@ -12,6 +12,7 @@ from clubs import services as club_services
 from clubs.models import AuditEntry, JoinRequest, Membership, Removal
 from games.models import Hand, Room, Seat, Settlement
 from games.table import services
+from records.models import Match
 from tests.games.conftest import play_out, sweep
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +69,7 @@ def test_one_out_of_the_club_is_out_of_the_next_hands_and_charged_nothing(people
     second = next_hand(room)
     assert member.pk not in second.players and second.players[index] is not None
     after_first = balance(member)
+    Room.objects.filter(pk=room.pk).update(hands_total=2)  # the match ends with this hand
     play_out(room)
     assert balance(member) == after_first  # nothing of the later hands reaches them
     # The room, its later hands and the club's pages are closed to them.
@@ -78,6 +80,11 @@ def test_one_out_of_the_club_is_out_of_the_next_hands_and_charged_nothing(people
         assert c.get(url).status_code == 403, url
     assert c.get(f"/hands/{second.pk}/").status_code == 403
     assert c.get(f"/api/clubs/{club.pk}/").status_code == 404
+    # The hand they played stays theirs; the match, which went on without them, does not.
+    assert c.get(f"/api/hands/{first.pk}/").status_code == 200
+    match = Match.objects.get(room=room)
+    assert c.get(f"/api/matches/{match.pk}/").status_code in (403, 404)
+    assert client_of(people["owner"]).get(f"/api/matches/{match.pk}/").status_code == 200
 
 
 def test_a_removed_member_joins_again_only_when_a_manager_lets_them(people, club):

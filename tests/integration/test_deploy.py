@@ -23,15 +23,20 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from games.models import Hand
 from tests.live import DaphneServer, choose, database_url, free_port, server_env
@@ -125,11 +130,12 @@ class Browserless:
         return f"http://127.0.0.1:{self.port}"
 
 
-def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_path):
+@contextmanager
+def deployment(tmp_path: Path):
+    """The documented deployment on free ports, stopped on the way out: yields nginx's
+    port, gunicorn's, the Daphne servers and nginx's access log."""
     assert os.environ.get("REDIS_URL"), "collected only with REDIS_URL (conftest.py)"
     assert Path(NGINX).exists(), "nginx is missing: apt-get install nginx-light (.ci/run does)"
-    django_user_model.objects.create_user(username="mei", password="green-felt-8trs")
-
     OUT.mkdir(exist_ok=True)
     env = server_env(
         database_url(connection.settings_dict),
@@ -189,7 +195,7 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
             ],
         )
         for d in daphnes:
-            d.start()
+            d.start(timeout=120)  # six processes start at once: slow on a loaded machine
         spawn("sweeper", [sys.executable, "manage.py", "run_sweeper"])
         spawn(
             "worker",
@@ -207,7 +213,58 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
         spawn("nginx", [NGINX, "-c", str(conf), "-p", str(tmp_path / "nginx"), "-e", "stderr"])
         wait_port(http_port, procs["gunicorn"], "gunicorn")
         wait_port(listen, procs["nginx"], "nginx")
+        yield SimpleNamespace(
+            listen=listen,
+            http_port=http_port,
+            daphnes=daphnes,
+            access_log=tmp_path / "nginx" / "access.log",
+        )
+    finally:
+        stop(procs.get("nginx"), signal.SIGQUIT)  # graceful: the access log is complete
+        for d in daphnes:
+            d.stop()
+        stop(procs.get("sweeper"))
+        stop(procs.get("worker"))
+        stop(procs.get("gunicorn"))
 
+
+def log_in(port: int, username: str, password: str, source: str = "127.0.0.1") -> Browserless:
+    """A session through nginx, by the login form as a browser would."""
+    web = Browserless(port, source)
+    resp, page = web.request("GET", "/accounts/login/")
+    assert resp.status == 200, page[:500]
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    resp, body = web.request(
+        "POST",
+        "/accounts/login/",
+        urlencode({"login": username, "password": password, "csrfmiddlewaretoken": token}),
+        {"Content-Type": "application/x-www-form-urlencoded", "Origin": web.origin},
+    )
+    assert resp.status == 302, body[:500]
+    assert "sessionid" in web.cookies
+    return web
+
+
+def open_room(web: Browserless, **options) -> int:
+    """A room over REST; its id."""
+    resp, body = web.request(
+        "POST",
+        "/api/rooms/",
+        json.dumps({"variant": "sichuan", **options}),
+        {
+            "Content-Type": "application/json",
+            "X-CSRFToken": web.cookies["csrftoken"],
+            "Origin": web.origin,
+        },
+    )
+    assert resp.status == 201, body[:500]
+    return json.loads(body)["id"]
+
+
+def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_path):
+    django_user_model.objects.create_user(username="mei", password="green-felt-8trs")
+    with deployment(tmp_path) as site:
+        listen, http_port, daphnes = site.listen, site.http_port, site.daphnes
         # A password guesser at another address is stopped by its own address's count,
         # whatever X-Forwarded-For it writes; the owner's login below is not held up.
         guesser = Browserless(listen, source="127.0.0.2")
@@ -233,55 +290,14 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
         ]
         assert statuses == [200] * 5 + [429] * 2, statuses
 
-        web = Browserless(listen)
-        # A page and a static file, through nginx to gunicorn.
-        resp, page = web.request("GET", "/accounts/login/")
-        assert resp.status == 200, page[:500]
-        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        # A page, a static file and the login form, through nginx to gunicorn.
+        web = log_in(listen, "mei", "green-felt-8trs")
         resp, css = web.request("GET", "/static/css/site.css")
         assert resp.status == 200 and b"{" in css
-        # Log in with the form, as a browser would.
-        resp, body = web.request(
-            "POST",
-            "/accounts/login/",
-            urlencode(
-                {"login": "mei", "password": "green-felt-8trs", "csrfmiddlewaretoken": token}
-            ),
-            {"Content-Type": "application/x-www-form-urlencoded", "Origin": web.origin},
+        room_id = open_room(
+            web, hands=1, private=True, bots=3, discard_seconds=None, claim_seconds=None
         )
-        assert resp.status == 302, body[:500]
-        assert "sessionid" in web.cookies
-        # A room with three bots, over REST.
-        resp, body = web.request(
-            "POST",
-            "/api/rooms/",
-            json.dumps(
-                {
-                    "variant": "sichuan",
-                    "hands": 1,
-                    "private": True,
-                    "bots": 3,
-                    "discard_seconds": None,
-                    "claim_seconds": None,
-                }
-            ),
-            {
-                "Content-Type": "application/json",
-                "X-CSRFToken": web.cookies["csrftoken"],
-                "Origin": web.origin,
-            },
-        )
-        assert resp.status == 201, body[:500]
-        room_id = json.loads(body)["id"]
-
         seen = asyncio.run(play(listen, room_id, web.cookies["sessionid"], web.origin))
-    finally:
-        stop(procs.get("nginx"), signal.SIGQUIT)  # graceful: the access log is complete
-        for d in daphnes:
-            d.stop()
-        stop(procs.get("sweeper"))
-        stop(procs.get("worker"))
-        stop(procs.get("gunicorn"))
 
     assert all(s["hand_end"] is not None for s in seen), seen
     # Settled by a Celery worker (this test's, or CI's on the same broker and database).
@@ -292,7 +308,7 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
     assert seen[0]["hand_end"]["hand_id"] == seen[1]["hand_end"]["hand_id"] == hand.pk
 
     # Which backend served what: nginx's log names the upstream of every request.
-    log = (tmp_path / "nginx" / "access.log").read_text()
+    log = site.access_log.read_text()
     ws_upstreams = re.findall(rf"GET /ws/rooms/{room_id}/ 101 upstream=(\S+)", log)
     assert len(ws_upstreams) == 2, log
     # One room, one process (``hash $request_uri``): a table's update reaches only it.
@@ -300,6 +316,103 @@ def test_nginx_gunicorn_and_two_daphnes_play_a_bot_hand(django_user_model, tmp_p
     assert set(ws_upstreams) <= {f"127.0.0.1:{d.port}" for d in daphnes}, log
     for line in ("POST /accounts/login/ 302", "POST /api/rooms/ 201", "GET /static/css/site.css"):
         assert re.search(rf"{re.escape(line)}.* upstream=127\.0\.0\.1:{http_port}\b", log), log
+
+
+FLOOD_LOOPS = 50  # concurrent connect loops of one address, as the attack measured did
+FLOOD_SECONDS = 300  # at most: it is stopped once the round trips are timed
+
+
+def test_a_handshake_flood_from_one_address_slows_nobody_else(django_user_model, tmp_path):
+    """One signed-in user, already at their socket cap, runs 50 loops opening the table
+    socket as fast as they can from one address.  Another player's ``sync`` round trip
+    and an anonymous page's stay within twice their unloaded values: nginx answers the
+    flood's handshakes 429 itself (``limit_req``/``limit_conn``), and the few it lets
+    through are refused by the cap's one read.  Through nginx too, a socket from a page on
+    another port or scheme is refused (``config.origin``)."""
+    for name in ("mei", "flo"):
+        django_user_model.objects.create_user(username=name, password="green-felt-8trs")
+    with deployment(tmp_path) as site:
+        mei = log_in(site.listen, "mei", "green-felt-8trs")
+        flo = log_in(site.listen, "flo", "green-felt-8trs", source="127.0.0.3")
+        room_id = open_room(mei, bots=3)  # waiting for mei: only the flood moves
+        url = f"ws://127.0.0.1:{site.listen}/ws/rooms/{room_id}/"
+        cookie = f"sessionid={mei.cookies['sessionid']}"
+        quiet = asyncio.run(round_trips(url, mei, cookie))
+        flood = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.integration.flood",
+                url,
+                flo.origin,
+                f"sessionid={flo.cookies['sessionid']}",
+                flo.source,
+                str(settings.GAME_MAX_SOCKETS),
+                str(FLOOD_LOOPS),
+                str(FLOOD_SECONDS),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            # The attacker's machine is not the server's: its client yields the cores.
+            preexec_fn=lambda: os.nice(19),
+        )
+        try:
+            assert "holding" in json.loads(flood.stdout.readline())  # at the cap
+            time.sleep(1)  # its loops going
+            loaded = asyncio.run(round_trips(url, mei, cookie))
+            assert flood.poll() is None, "the flood ended before the loaded round trips did"
+            flood.terminate()
+            got = json.loads(flood.communicate(timeout=30)[0])
+        finally:
+            stop(flood)
+        # Only the site's own pages open a socket: not one on another port or scheme.
+        for origin in (f"http://127.0.0.1:{site.http_port}", f"https://127.0.0.1:{site.listen}"):
+            with pytest.raises(InvalidStatus) as refused:
+                asyncio.run(open_socket(url, origin, cookie))
+            assert refused.value.response.status_code == 403, origin
+        asyncio.run(open_socket(url, mei.origin, cookie))
+    report = {
+        "quiet": {k: statistics.median(v) for k, v in quiet.items()},
+        "flood": {k: statistics.median(v) for k, v in loaded.items()},
+        "handshakes": got,
+    }
+    (OUT / "handshake-flood.json").write_text(json.dumps(report, indent=1))
+    # The flood was a flood, and nginx turned most of it away before any backend heard it.
+    assert sum(got.values()) > 500 and got.get("429", 0) > 0.9 * sum(got.values()), report
+    for kind in ("sync", "page"):
+        assert report["flood"][kind] <= 2 * report["quiet"][kind], report
+
+
+async def open_socket(url: str, origin: str, cookie: str) -> None:
+    async with connect(url, origin=origin, additional_headers={"Cookie": cookie}, proxy=None):
+        pass
+
+
+async def round_trips(url: str, web: Browserless, cookie: str, n: int = 30) -> dict:
+    """``n`` of each, one at a time: a table socket's ``sync`` to its answer, and an
+    anonymous GET of the lobby's room list (seconds)."""
+    out: dict[str, list[float]] = {"sync": [], "page": []}
+    anonymous = Browserless(web.port, web.source)
+    async with connect(
+        url, origin=web.origin, additional_headers={"Cookie": cookie}, proxy=None
+    ) as ws:
+        await asyncio.wait_for(ws.recv(), 10)  # the first snapshot
+        for _ in range(n):
+            while True:  # anything still on its way
+                try:
+                    await asyncio.wait_for(ws.recv(), 0.05)
+                except TimeoutError:
+                    break
+            start = time.perf_counter()
+            await ws.send(json.dumps({"t": "sync"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10))["t"] != "room":
+                pass
+            out["sync"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            resp, _ = await asyncio.to_thread(anonymous.request, "GET", "/api/rooms/")
+            assert resp.status == 200
+            out["page"].append(time.perf_counter() - start)
+    return out
 
 
 async def play(port: int, room_id: int, session: str, origin: str) -> list[dict]:
