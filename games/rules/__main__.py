@@ -97,7 +97,8 @@ def cmd_duel(args) -> int:
         if args.progress and done % args.progress == 0:
             r = result.to_json()
             print(
-                f"{done} deals: {r['a_minus_b_per_hand']:+.3f} {r['ci95']}",
+                f"{done} deals: {r['a_minus_b_per_hand']:+.3f} {r['ci95']}, "
+                f"decision p99 {r['a_ms_p99']} ms (CPU {r['a_cpu_ms_p99']} ms)",
                 file=sys.stderr,
                 flush=True,
             )

@@ -99,7 +99,7 @@ def _turn(table: Table, legal: list[dict]) -> dict:
         scored.append((-sh, value, isolation(hand, t), T.is_terminal(t), -t, a, danger))
     best = max(scored, key=lambda x: x[:5])
     best_sh = -best[0]
-    threat = max(table.threats)
+    threat = table.pressure()
     if not (best_sh >= 2 and threat >= _FOLD[0]):
         # The variant's own plan, when it has one here (Guangzhou: a flush in reach early;
         # Hangzhou: 财飘 and the 暴头 wait; Ningbo: a wait that reaches min_tai).
@@ -267,7 +267,7 @@ def _pung_road(table: Table, legal: list[dict], types: set[str]) -> dict | None:
     best = min(scored, key=lambda x: x[:6])
     if best[0] > min(x[1] for x in scored) + _PUNG_SLACK:
         return None
-    if best[0] >= 2 and max(table.threats) >= _FOLD[0]:
+    if best[0] >= 2 and table.pressure() >= _FOLD[0]:
         return None  # folding: the generic plan plays the safest tile
     kong = next((a for a in legal if a["type"] == "gang"), None)
     return kong or best[-1]  # a kong keeps every pung and adds its 台

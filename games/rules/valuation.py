@@ -184,12 +184,38 @@ class Table:
         self.plan_points = _plan_points(m, seat)
         self.base_points = max(1.0, self.plan_points.get("any", 0.0) or 1.0)
         self.threats = [self._threat(k) for k in range(4)]
+        self.flush_suits = [self._flush_suit(k) for k in range(4)]
         # Whether each seat may win on this seat's discard (Hangzhou's 放冲 only
         # between the dealer and the others, from a streak on), and this seat on theirs.
         allowed = getattr(v, "discard_win_allowed", None)
         self.can_win_on_mine = [allowed is None or allowed(m, k, seat) for k in range(4)]
         ron = allowed is None or any(allowed(m, seat, k) for k in range(4) if k != seat)
         self.claim_factor = _READY_CLAIM if ron else 1.0
+
+    def _walls(self, t: int) -> float:
+        """Less danger where every copy of a neighbour is in sight: no run wait through it."""
+        n = t % 9
+        below = n == 0 or not self.unseen[t - 1]
+        above = n == 8 or not self.unseen[t + 1]
+        return 0.35 if below and above else 0.75 if below or above else 1.0
+
+    def _flush_suit(self, k: int) -> int | None:
+        """The one numbered suit opponent ``k`` keeps out of its river (its 定缺 suit
+        aside) after six discards or more: it looks headed for a flush of it."""
+        m = self.m
+        if k == self.seat or m.won[k] is not None:
+            return None
+        dead = self.v.declared_dead_suit(m, k)
+        river = [t for t in m.discards[k] if t < T.HONOR and t // 9 != dead]
+        if len(river) < 6:
+            return None
+        live = [x for x in range(3) if x != dead and _copies(m.variant, m.rules)[x * 9]]
+        kept = [x for x in live if all(t // 9 != x for t in river)]
+        return kept[0] if len(kept) == 1 and len(live) > 1 else None
+
+    def pressure(self) -> float:
+        """How ready the likeliest opponent that may win on this seat's discard looks."""
+        return max((t for k, t in enumerate(self.threats) if self.can_win_on_mine[k]), default=0.0)
 
     def _dead_kind(self, k: int) -> bool:
         return self.dead is not None and k < T.HONOR and k // 9 == self.dead
@@ -343,6 +369,10 @@ class Table:
             suits = {T.suit_index(mm.tile) for mm in m.melds[k] if mm.tile < T.HONOR}
             if len(m.melds[k]) >= 2 and len(suits) == 1 and t < T.HONOR:
                 p *= 2.0 if t // 9 in suits else 0.3
+            elif t < T.HONOR and self.flush_suits[k] is not None:
+                p *= 1.8 if t // 9 == self.flush_suits[k] else 0.5
+            if t < T.HONOR and self.kind_of[t] is not None:
+                p *= self._walls(t)
             total += threat * p * base
         return total
 

@@ -139,6 +139,37 @@ def test_the_strong_bot_folds_against_a_ready_looking_opponent():
     assert T.parse_one(action["tile"]) in s.discards[opp]
 
 
+def test_danger_reads_an_opponents_flush_suit_and_walls():
+    """An opponent that keeps one numbered suit out of a river of six or more is feared
+    in that suit (and less in the others); a tile beside a kind whose copies are all in
+    sight (a wall) is safer than the same tile in another suit."""
+    state = next(
+        s
+        for seed in range(50)
+        if (s := _play("guangzhou", seed, 40)) is not None and s.phase == "play"
+    )
+    seat = state.turn
+    opp = (seat + 1) % 4
+    s = state.clone()
+    s.hands[seat] = sorted(T.parse("19m19p19s1234567z") + T.parse("1z"))
+    s.melds[opp] = []
+    s.discards[opp] = T.parse("1m9m2p8p9p1p1z2z3z4z5z6z")
+    table = Table(seat_state(s, seat), seat)
+    assert table.threats[opp] > 0.2
+    assert table.flush_suits[opp] == 2
+    assert table.danger(T.parse_one("4s")) > table.danger(T.parse_one("4p"))
+    for k in range(4):
+        if k not in (seat, opp):
+            s.discards[k] = []
+            s.melds[k] = []
+    s.discards[(seat + 2) % 4] = T.parse("5m") * 4
+    table = Table(seat_state(s, seat), seat)
+    assert table.danger(T.parse_one("4m")) < table.danger(T.parse_one("4p"))
+    s.discards[(seat + 2) % 4] = []
+    table = Table(seat_state(s, seat), seat)
+    assert table.danger(T.parse_one("4m")) == pytest.approx(table.danger(T.parse_one("4p")))
+
+
 def test_a_sichuan_opponent_still_throwing_its_missing_suit_is_not_feared():
     """A hand that holds its 定缺 suit cannot win: until its first other discard an
     opponent does not look ready, however long its river; after it, it does."""
