@@ -14,8 +14,8 @@ from django.utils import timezone
 from games.models import Hand, Room
 from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
-from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action
-from games.table.selectors import seats_with_users
+from games.table import store
+from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action, untimed
 from games.table.services import _lock_room, _maybe_start_hand, _record
 
 log = logging.getLogger(__name__)
@@ -58,15 +58,13 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     does the work and the rest find it done; a deadline passed by and still due is
     met by the next sweep."""
     now = now or timezone.now()
-    try:
-        room = Room.objects.select_for_update(skip_locked=True).get(pk=room_id)
-        hand = Hand.objects.get(
-            pk=hand_id, room=room, status=Hand.Status.PLAYING, deadline_at__lte=now
-        )
-    except (Room.DoesNotExist, Hand.DoesNotExist):
+    room = store.lock_room(room_id, skip_locked=True)
+    if room is None:
+        return 0
+    hand, seats, fresh = store.read_table(room, presence=untimed(room), now=now)
+    if hand is None or hand.pk != hand_id or hand.deadline_at is None or hand.deadline_at > now:
         return 0
     state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
     steps = []
     while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
         waiting = awaited(state)
@@ -95,10 +93,10 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
         if state.phase != "ended":
             # Seats newly awaited get a fresh clock; only bots with no delay act
             # again within this sweep.
-            set_deadlines(room, hand, state, seats, now)
+            set_deadlines(room, hand, state, seats, now, fresh=fresh)
     if not steps:
         return 0
-    _record(room, hand, steps, seats, now)
+    _record(room, hand, steps, seats, now, fresh=fresh)
     return len(steps)
 
 
