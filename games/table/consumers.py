@@ -26,6 +26,7 @@ import time
 from types import SimpleNamespace
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
@@ -223,6 +224,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().send(text_data, bytes_data, close)
         except Disconnected:
             log.debug("frame for a closed socket dropped (room %s)", self.room_id)
+
+    async def dispatch(self, message):
+        """Channels' ``dispatch`` without its per-message ``close_old_connections``, a
+        hop to a worker thread for every frame in and every group message out (four a
+        move at a table): this consumer touches the database only through ``_db``
+        (``database_sync_to_async``), which closes old connections on its own thread
+        around each call, so the hop guards nothing here."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         from games.table.sweeper import ensure_sweeper
