@@ -43,7 +43,7 @@ from games.rules import (
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.table import finisher, limits, publish, store
 from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
-from games.table.clocks import same_decision, set_deadlines, untimed
+from games.table.clocks import close_due, same_decision, set_deadlines, untimed
 from games.table.errors import ServiceError
 from games.table.selectors import (
     match_score,
@@ -532,7 +532,17 @@ def hand_act(*, room_id, user, version, action) -> int:
         if version != hand.version:  # e.g. this seat has answered since: the table moved on
             raise stale()
         raise ServiceError(out.code, out.reason, 409)
-    _record(room, hand, [(seat.index, action, "player", *out)], seats, fresh=fresh)
+    steps = [(seat.index, action, "player", *out)]
+    now = timezone.now()
+    after = out[0]
+    if close_due(hand, after, now):
+        # The last answer of a claim window whose time is over: the window closes with
+        # it, as the sweeper would close it a moment later (the same step, by the server).
+        closer = after.claim["from"]
+        steps.append(
+            (closer, {"type": "close"}, "server", *apply(after, closer, {"type": "close"}))
+        )
+    _record(room, hand, steps, seats, now, fresh=fresh)
     return hand.version
 
 
