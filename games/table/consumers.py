@@ -134,7 +134,7 @@ def _enter(room_id, session, channel: str):
             limits.check_sockets(user)  # one too many is refused (raised to ``connect``)
             _mark_presence(room_id, user, channel, True, seated=seat is not None)
     except services.ServiceError as e:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        sweeper.LIVE_CHANNELS.pop(channel, None)
         if e.code == "too_many_sockets":
             raise
         return user, None, None, 0, None  # the room went away meanwhile
@@ -149,9 +149,9 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
     from games.table import sweeper
 
     if present:
-        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
+        sweeper.LIVE_CHANNELS[channel] = room_id  # this process vouches for it until it closes
     else:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        sweeper.LIVE_CHANNELS.pop(channel, None)
     service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
