@@ -1030,7 +1030,8 @@ def main() -> int:
     # The targets (stated for 250 tables on the 2-core machine with 2 processes;
     # at other sizes they say which way the figures lean, nothing more).
     settle = paced.settlement_times()
-    # (target, the runs it needs, met): a target whose run was left out is not judged.
+    # (target, the runs it needs, met): a target whose run was left out is not judged;
+    # one needing none is judged on the runs made.
     checks = [
         (
             "capacity >= 150 actions/s",
@@ -1046,12 +1047,12 @@ def main() -> int:
         ("paced p99 <= 1 s", (paced,), lambda: pct(paced.latencies, 0.99) <= 1000),
         (
             "every hand finished and settled",
-            (capacity, paced),
+            (),
             lambda: all(ph.finished_tables() == ph.settled_tables() == ph.tables for ph in ran),
         ),
         (
             "no resync, no reconnect, no stall",
-            (capacity, paced),
+            (),
             lambda: not any(ph.resyncs or ph.reconnects or ph.stalls for ph in ran),
         ),
         ("settlement p95 < 1 s (paced)", (paced,), lambda: pct(settle, 0.95) < 1000),
