@@ -23,8 +23,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import JSONField
+from django.utils import timezone
 
 from games.models import Hand, HandAction, Room, Seat
+from games.table.selectors import fresh_users, seats_with_users
 
 User = get_user_model()
 # What a seat's user is read with: what the table uses of them (whether a bot, the name
@@ -110,12 +112,10 @@ def read_table(
     """Under the room's lock: (its playing hand, None if none; its seats in order with
     their users; with ``presence``, the users with a fresh socket there as
     ``selectors.fresh_users`` says, else None)."""
-    from games.table.selectors import fresh_users, seats_with_users
-
     if not _sql():
         hand = Hand.objects.filter(room=room, status=Hand.Status.PLAYING).first()
         return hand, seats_with_users(room.pk), fresh_users(room.pk, now) if presence else None
-    since = (now or _now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
+    since = (now or timezone.now()) - timedelta(seconds=settings.GAME_PRESENCE_TTL)
     with connection.cursor() as cur:
         cur.execute(_table_sql(), {"room": room.pk, "presence": presence, "since": since})
         row = cur.fetchone()
@@ -129,12 +129,6 @@ def read_table(
         hand.room = room
     fresh = None if not presence else set(row[n + 1] or ())
     return hand, seats, fresh
-
-
-def _now() -> datetime:
-    from django.utils import timezone
-
-    return timezone.now()
 
 
 def _json(value) -> str:
@@ -166,7 +160,7 @@ def save_move(hand: Hand, actions: list[tuple[int, int, dict, str]]) -> None:
             for seq, seat, action, source in actions
         )
         return
-    now = _now()
+    now = timezone.now()
     params = [
         _json(hand.state),
         hand.version,
