@@ -1,11 +1,18 @@
-"""The test suite's settings: the project's own, with a fast password hasher.
+"""The test suite's settings: the project's own in debug mode, with a fast password hasher.
 
 PBKDF2 costs about 0.3 s of CPU per user created or logged in, and the tests create many.
 Servers that the tests start inherit this module through DJANGO_SETTINGS_MODULE, so they
 check the passwords the tests set.
 """
 
-from config.settings import *  # noqa: F403
+import os
+
+# The tests' servers and the suite itself run as `make run` does: the debug switches on, so no
+# HTTPS redirect, static files served from the source folders.  A test of the production
+# switches sets DJANGO_DEBUG=0 for the process it starts.
+os.environ.setdefault("DJANGO_DEBUG", "1")
+
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

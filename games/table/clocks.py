@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games.models import Hand, Room, Seat
-from games.rules import awaited, legal_actions, window_closable
+from games.rules import apply, awaited, legal_actions, window_closable
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.table.selectors import fresh_users
@@ -126,6 +126,16 @@ def close_due(hand: Hand, state, now: datetime) -> bool:
     """Whether the server closes ``state``'s claim window now (``set_deadlines``)."""
     close = hand.deadlines.get("close")
     return window_closable(state) and close is not None and datetime.fromisoformat(close) <= now
+
+
+def closing(hand: Hand, state, now: datetime) -> list:
+    """The server's close of ``state``'s claim window as a step for ``_record``, if it is
+    due now: an answer that leaves nobody deciding after the window's time closes it in
+    its own transaction, as the sweeper would a moment later.  [] otherwise."""
+    if not close_due(hand, state, now):
+        return []
+    closer = state.claim["from"]
+    return [(closer, {"type": "close"}, "server", *apply(state, closer, {"type": "close"}))]
 
 
 def timeout_action(state, seat: int) -> dict:

@@ -14,12 +14,10 @@ functions.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -41,9 +39,9 @@ from games.rules import (
     new_match,
 )
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.table import finisher, limits, publish, store
-from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
-from games.table.clocks import close_due, same_decision, set_deadlines, untimed
+from games.table import finisher, holds, limits, publish, store
+from games.table.bot_accounts import BOT_NAMES, bot_user
+from games.table.clocks import closing, same_decision, set_deadlines, untimed
 from games.table.errors import ServiceError
 from games.table.selectors import (
     match_score,
@@ -52,27 +50,8 @@ from games.table.selectors import (
     seats_with_users,
 )
 
-User = get_user_model()
-log = logging.getLogger(__name__)
-
-
 # --------------------------------------------------------------------------
 # Rooms
-
-
-def bot_user(n: int):
-    """The shared bot account ``n``.  Sign-up cannot take a bot's name, but an account
-    made before that rule (or by an admin) may hold it: then the bot uses another name
-    rather than failing every room that wants it."""
-    for suffix in ("", *(f"-{k}" for k in range(2, 10))):
-        user, _ = User.objects.get_or_create(
-            username=BOT_NAMES[n] + suffix,
-            defaults={"is_bot": True, "display_name": BOT_DISPLAY[n], "email": ""},
-        )
-        if user.is_bot:
-            return user
-        log.warning("the bot name %s is held by a person's account", user.username)
-    raise ServiceError("busy", "no bot account is available", 503)  # pragma: no cover
 
 
 def _check_timer(value, *, private: bool, name: str):
@@ -251,45 +230,75 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
 
 
 @transaction.atomic
-def room_leave(*, room_id, user) -> Room:
+def room_leave(*, room_id, user, walked_out: bool = True) -> Room:
     """The one way out of a room (REST ``leave/`` and the socket's ``leave`` action).
 
     Mid-hand it is 逃跑: the variant's penalty is taken once, a bot plays the seat to the
     end of the hand, and the seat then opens for someone else.  Between hands or before
     the game it costs nothing and frees the seat at once.  Either way the player is out:
     no socket of theirs acts for the seat or sees its tiles again.  Where the variant says
-    leaving ends the game, the match ends with the hand (or at once between hands)."""
+    leaving ends the game, the match ends with the hand (or at once between hands).
+
+    ``walked_out`` False: put out by the room's club (removed, or they left it): the
+    same way out without the penalty, and the match goes on."""
     room = _lock_room(room_id)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
+    if holds.seats_held(room.pk):
+        return _hold_seat(room, seat)
     Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
+    ends_match = walked_out and get_variant(room.variant).leave_ends_match
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out = apply(state, seat.index, {"type": "leave"})
+        out = apply(state, seat.index, {"type": "leave"}) if walked_out else None
         if isinstance(out, Rejection):
             raise ServiceError(out.code, out.reason, 409)
         seat.left = True
         seat.ready = False
         seat.save(update_fields=["left", "ready"])
-        if get_variant(room.variant).leave_ends_match:
+        if ends_match:
             # This hand is the match's last (Ningbo: leaving ends the game).
             room.hands_total = room.hands_played + 1
             room.save(update_fields=["hands_total"])
-        _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+        if out is not None:
+            _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+        else:  # the seat is the bots' now: its clock is theirs
+            hand.deadlines.get("seats", {}).pop(str(seat.index), None)
+            set_deadlines(room, hand, state, seats, timezone.now())
+            hand.save(update_fields=["deadlines", "deadline_at"])
+            publish.hand_changed_on_commit(
+                room.pk, hand, [(state, [])], viewers=seat_viewers(seats), private=room.private
+            )
     elif room.status != Room.Status.FINISHED:
         seat.user = None
         seat.ready = False
         seat.save(update_fields=["user", "ready"])
-        if room.status == Room.Status.PLAYING and get_variant(room.variant).leave_ends_match:
+        if room.status == Room.Status.PLAYING and ends_match:
             room.status, room.next_hand_at = Room.Status.FINISHED, None
             room.save(update_fields=["status", "next_hand_at"])
         else:
             finisher.close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
+    return room
+
+
+def _hold_seat(room: Room, seat: Seat) -> Room:
+    """Leaving a room whose seats are held (``holds``): the seat goes to 托管 for the rest
+    of the match and stays its player's (room locked)."""
+    if not seat.auto:
+        seat.auto = True
+        seat.save(update_fields=["auto"])
+        hand = _current_hand(room)
+        if hand is not None:  # the decision in hand gets the bots' delay
+            hand.deadlines.get("seats", {}).pop(str(seat.index), None)
+            state = HandState.from_json(hand.state)
+            set_deadlines(room, hand, state, seats_with_users(room.pk), timezone.now())
+            hand.save(update_fields=["deadlines", "deadline_at"])
+    publish.room_changed_on_commit(room.pk)
     return room
 
 
@@ -494,10 +503,7 @@ def hand_act(*, room_id, user, version, action) -> int:
 
     The one write path of a move: lock the room, read its playing hand (current: read
     under the lock), apply the engine, then ``_record``."""
-    try:
-        room = store.lock_room(int(room_id))
-    except (ValueError, TypeError):
-        room = None
+    room = store.lock_room(room_id)
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
     # Who is connected decides a clock only at a table without timers.
@@ -532,29 +538,13 @@ def hand_act(*, room_id, user, version, action) -> int:
         if version != hand.version:  # e.g. this seat has answered since: the table moved on
             raise stale()
         raise ServiceError(out.code, out.reason, 409)
-    steps = [(seat.index, action, "player", *out)]
     now = timezone.now()
-    after = out[0]
-    if close_due(hand, after, now):
-        # The last answer of a claim window whose time is over: the window closes with
-        # it, as the sweeper would close it a moment later (the same step, by the server).
-        closer = after.claim["from"]
-        steps.append(
-            (closer, {"type": "close"}, "server", *apply(after, closer, {"type": "close"}))
-        )
+    steps = [(seat.index, action, "player", *out), *closing(hand, out[0], now)]
     _record(room, hand, steps, seats, now, fresh=fresh)
     return hand.version
 
 
-def _record(
-    room: Room,
-    hand: Hand,
-    steps,
-    seats: list[Seat],
-    now: datetime | None = None,
-    *,
-    fresh: set[int] | None = None,
-) -> None:
+def _record(room: Room, hand: Hand, steps, seats: list[Seat], now=None, *, fresh=None) -> None:
     """Save the snapshot and append accepted actions to the log, in this transaction
     (the room locked), and publish each seat's view on commit.
 

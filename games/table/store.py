@@ -68,8 +68,12 @@ def _lock_sql(skip_locked: bool) -> str:
 
 
 def lock_room(room_id, *, skip_locked: bool = False) -> Room | None:
-    """The room, its row locked to the end of the transaction; None: no such room (or,
-    with ``skip_locked``, one another transaction holds)."""
+    """The room, its row locked to the end of the transaction; None: no such room, not
+    an id (or, with ``skip_locked``, one another transaction holds)."""
+    try:
+        room_id = int(room_id)
+    except (ValueError, TypeError):
+        return None
     if not _sql():
         rooms = Room.objects.select_for_update(skip_locked=skip_locked)
         return rooms.filter(pk=room_id).first()

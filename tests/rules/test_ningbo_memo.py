@@ -259,7 +259,7 @@ def test_ready_by_shanten_is_ready_by_waits(case, seven):
     # The basic bot's Ningbo plan reads "this discard leaves the hand ready" as 向听 0
     # (the memo the generic choice fills too) where it once listed the waits.
     c, wilds = case
-    assert (heuristics._shanten(tuple(c), wilds, seven) == 0) == bool(
+    assert (heuristics.counts_shanten(tuple(c), wilds, seven) == 0) == bool(
         analysis.waits(c, wilds, seven_pairs=seven)
     )
 

@@ -295,12 +295,12 @@ class Ningbo(Variant):
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
         from ...bots import choose_among_discards
-        from ...heuristics import _shanten
+        from ...heuristics import counts_shanten
 
         hand = state.hands[seat]
         c, wilds = self.split_wilds(state, seat, hand)
         seven = self.win_shapes(state, seat)["seven_pairs"]
-        if _shanten(tuple(c), wilds, seven) > 0:
+        if counts_shanten(tuple(c), wilds, seven) > 0:
             return None  # no discard leaves the hand ready (a tile more never adds a step)
         ready = []
         wild = self.wild_kinds_for(state.indicator, state.rules)
@@ -314,7 +314,7 @@ class Ningbo(Variant):
                 left -= 1
             elif tile < T.NUM_KINDS:
                 after[tile] -= 1
-            if _shanten(tuple(after), left, seven) == 0:
+            if counts_shanten(tuple(after), left, seven) == 0:
                 ready.append((a, tile))
         if len(ready) < 2:
             return None
