@@ -5,6 +5,7 @@
                                        [--route room|spread] [--window 10]
                                        [--profile [capacity|paced]] [--profile-seconds N]
                                        [--runs all|capacity|paced]
+                                       [--fanout-seconds 15] [--view-bytes 1500]
 
 Runs Daphne (one process per core; a room's sockets on one of them, chosen by a hash
 of the room's address as ``deploy/nginx.conf`` routes, or with ``--route spread`` a
