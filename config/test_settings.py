@@ -20,3 +20,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database is thrown away: a commit need not wait for the disk (a killed
     # process still loses nothing; only a crash of the machine would).
     DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous=OFF"  # noqa: F405
+
+# The site's URLs and the browser tests' chosen-deal hooks (tests/deals.py): a production
+# server, on config.settings, has no such URL.
+ROOT_URLCONF = "tests.urls"

@@ -104,3 +104,15 @@ def test_no_import_circle_among_the_sites_modules():
     assert (JS / "table" / "hand.js").resolve() in graph[(JS / "table" / "board.js").resolve()]
     cycles = js_cycles(graph)
     assert not cycles, "\n".join(" -> ".join(str(p.relative_to(JS)) for p in c) for c in cycles)
+
+
+def test_no_page_hangs_a_test_hook_on_window():
+    """Tests read the page as a person does (its DOM, and the socket's frames): the shipped
+    code offers them no back door such as ``window.__table``."""
+    hooks = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in JS.rglob("*.js")
+        for n, line in enumerate(COMMENT.sub(blank, p.read_text()).splitlines(), 1)
+        if re.search(r"\bwindow\.__\w", line)
+    ]
+    assert not hooks, hooks

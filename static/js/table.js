@@ -10,10 +10,10 @@
 // board < tools < room); the few calls up that order go through calls.js, whose functions
 // this file provides. None calls another's functions at load: this file starts the page once
 // all of them are defined.
-import { setTileNames, tileLabel } from "./tiles.js";
-import { S, table, tileName } from "./table/state.js";
+import { setTileNames } from "./tiles.js";
+import { S, tileName } from "./table/state.js";
 import { $ } from "./table/ui.js";
-import { connect, sync } from "./table/socket.js";
+import { connect } from "./table/socket.js";
 import { handle } from "./table/connection.js";
 import { installKeys, onTileClick } from "./table/actions.js";
 import { provide } from "./table/calls.js";
@@ -34,11 +34,4 @@ installSummary();
 installTalk();
 
 $("#my-hand").title = S.keys;
-window.__table = {
-  get state() { return table.state; },
-  get room() { return table.room; },
-  get handEnd() { return table.handEnd; },
-  tileLabel,
-  sync,
-};
 connect(handle);
