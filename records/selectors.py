@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from config.converters import MAX_ID
