@@ -83,6 +83,7 @@ def player(django_user_model, password):
 def sign_up(password):
     """Posts the sign-up form as ``client``, reading in ``language`` if given; returns the
     response. The e-mail is the username's at example.com unless ``fields`` say otherwise."""
+
     def post(client, username, *, language=None, **fields):
         if language:
             client.cookies["django_language"] = language

@@ -16,6 +16,8 @@ from tests.browser.players import PHONE, Frames, api, sign_up
 
 FITS = (Path(__file__).parent / "page_fits_width.js").read_text()
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
 def club_table(browser, base, name, *, hands):
     """The owner's and the member's pages (phones, Chinese) at a club table with two bots
     (a preset with changes from the defaults), its first hand dealt; and the ids."""
