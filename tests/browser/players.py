@@ -52,9 +52,11 @@ def check_page(page: Page, lang: str, faults: list) -> None:
         faults.append(("scrolls sideways", page.url, over))
 
 
-def reader(browser, base: str, name: str, lang: str, size: str):
-    """A signed-up reader of ``lang`` on a screen of ``size``, and the page's errors."""
-    ctx = browser.new_context(viewport=SIZES[size], locale="zh-CN" if lang == "zh" else "en-US")
+def reader(browser, base: str, name: str, lang: str, size: str, **options):
+    """A signed-up reader of ``lang`` on a screen of ``size`` (``options``: the browser
+    context's), and the page's errors."""
+    locale = "zh-CN" if lang == "zh" else "en-US"
+    ctx = browser.new_context(viewport=SIZES[size], locale=locale, **options)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
