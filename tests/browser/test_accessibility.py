@@ -12,7 +12,15 @@ from playwright.sync_api import expect
 from tests.browser.a11y import violations
 from tests.browser.players import reader
 from tests.browser.test_table import api
-from tests.browser.test_table_ux import WINNING, resync, rig_my_turn, wait_for_my_discard
+from tests.browser.test_table_ux import (
+    WINNING,
+    resync,
+    rig_my_turn,
+    script,
+    wait_for_my_discard,
+)
+
+ADDS_UP = script("adds_up.js")
 
 
 def club_room(page, name: str) -> tuple[int, int]:
@@ -69,6 +77,7 @@ def test_every_page_passes_the_accessibility_check(
     scan("summary", "#summary")
     page.locator("#summary-close").click()
     scan("result", "#result")
+    assert page.evaluate(ADDS_UP, "#result") == []
 
     for name, path in [
         ("replay", replay),

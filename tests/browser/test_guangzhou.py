@@ -10,6 +10,9 @@ from playwright.sync_api import expect
 
 from tests.browser.test_hangzhou import sit_with_bots, step
 from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_table_ux import script
+
+ADDS_UP = script("adds_up.js")
 
 
 def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
@@ -42,6 +45,7 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
     if dialog.get_attribute("data-result-reason") == "win":
         expect(dialog.locator(".result-item").first).to_contain_text("fan")
+        assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
         expect(dialog.locator(".result-explain").first).to_contain_text("2^")
     page.screenshot(path=str(screenshots_dir / "guangzhou-result-1280x800.png"))
     assert not errors, errors

@@ -9,6 +9,9 @@ import time
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_table_ux import script
+
+ADDS_UP = script("adds_up.js")
 
 
 def sit_with_bots(page: Page, base: str, variant: str, hands: int) -> int:
@@ -107,6 +110,7 @@ def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
     if dialog.get_attribute("data-result-reason") == "win":
         # Multipliers are shown as such, and how W × D became each payment.
         expect(dialog.locator(".result-item").first).to_contain_text("×")
+        assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
         expect(dialog.locator(".result-explain").first).to_contain_text("W =")
         expect(dialog.locator(".result-explain").first).to_contain_text("D =")
     else:

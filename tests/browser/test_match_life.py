@@ -12,6 +12,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from tests.browser.a11y import violations
+from tests.browser.image import IMAGE_TEXTS, image_faults
 from tests.browser.test_table import PHONE, api, sign_up
 
 FITS = (Path(__file__).parent / "page_fits_width.js").read_text()
@@ -70,13 +71,16 @@ def club_table(browser, base, name, *, hands):
     return contexts, owner, member, club["id"], room_id
 
 
-def save_summary_image(page, match_id):
-    """The 大结算 overlay's "save as image": a PNG drawn on the page's canvas."""
+def save_summary_image(page, match_id, keep: Path | None = None):
+    """The 大结算 overlay's "save as image": a PNG drawn on the page's canvas (a copy kept
+    at ``keep``)."""
     with page.expect_download() as info:
         page.locator("#summary-save").click()
     download = info.value
     assert download.suggested_filename == f"match-{match_id}.png"
     assert Path(download.path()).read_bytes()[:8] == PNG
+    if keep:
+        download.save_as(keep)
 
 
 def test_a_club_match_to_its_summary(browser, live_server_url, screenshots_dir):
@@ -211,7 +215,13 @@ def test_a_dissolve_vote_ends_the_match(browser, live_server_url, screenshots_di
     expect(watcher.locator("#summary")).to_contain_text("dissolved")
     assert watcher.evaluate(FITS) <= 0, "the 大结算 is wider than the phone"
     match_id = int(member.locator("#summary").get_attribute("data-match"))
-    save_summary_image(member, match_id)
+    member.evaluate(IMAGE_TEXTS)
+    save_summary_image(member, match_id, screenshots_dir / "summary-image-dissolved.png")
+    # The image names the club and the table, and says the match was dissolved.
+    drawn = member.evaluate("window.__drawn")
+    header = " ".join(d["text"] for d in drawn[:4])
+    assert "quit house" in header and f"牌桌 {room_id}" in header and "已解散" in header, header
+    assert image_faults(drawn) == []
     matches = api(member, "GET", f"/api/clubs/{club_id}/matches/")["data"]["results"]
     assert [(m["id"], m["ended_by"]) for m in matches] == [(match_id, "dissolved")]
     # A vote after the match ended is refused.

@@ -10,6 +10,9 @@ from playwright.sync_api import expect
 
 from tests.browser.test_hangzhou import sit_with_bots, step
 from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.test_table_ux import script
+
+ADDS_UP = script("adds_up.js")
 
 
 def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_dir):
@@ -59,6 +62,7 @@ def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_d
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
     if dialog.get_attribute("data-result-reason") == "win":
         expect(dialog.locator(".result-item").first).to_contain_text("台")
+        assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
         total = dialog.locator(".result-total").first.inner_text()
         assert total.endswith("台") and "封顶" not in total, total  # T = 1 + Σ台, no cap
     page.screenshot(path=str(screenshots_dir / "ningbo-result-1280x800.png"))
