@@ -182,9 +182,9 @@ export const SPEC = {
   capped: R.capped ? named(R.capped) : "", base_name: S.base_name,
 };
 
-/** ``n`` in the variant's unit (番, 台 …), e.g. a wait's value. */
+/** ``n`` in the variant's unit (番, 台 …) or as a factor (×n), e.g. a wait's value. */
 export function scoreText(n) {
-  return unitText(n, SPEC.unit);
+  return SPEC.combine === "times" ? `×${n}` : unitText(n, SPEC.unit);
 }
 
 /** A win's parts as shown ({items: [{id, text}], total, line}), its items named. */

@@ -1,0 +1,73 @@
+"""A Hangzhou table read on a phone (390×844) and a desktop, in English and Chinese: the
+header shows the 财神 indicator and wilds whole and the dealer's streak uncut; our 14 tiles
+lie on one row; the other seats' melds and discards are big enough to read (≥ 22 px wide);
+a seat's labels stay on one line; the 听牌 hint shows each wait's value in words (a phone
+has no hover).  Screenshots go to test-output/screenshots/phone-*."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.players import reader
+from tests.browser.test_hangzhou import sit_with_bots
+from tests.browser.test_table_ux import READY, rig_my_turn, script, wait_for_my_discard
+
+LAYOUT = script("phone_layout.js")
+PAGE_FITS = script("page_fits.js")
+# A meld laid down and a discard made by each other seat (drawn as the page draws its
+# own), and a long streak in the header, so their sizes are read whatever the bots did.
+STAGE = """(streak) => {
+  const face = (cls) => {
+    const t = document.querySelector("#my-hand .tile").cloneNode(true);
+    t.className = `tile face ${cls}`;
+    return t;
+  };
+  for (const pos of ["top", "left", "right"]) {
+    const meld = document.createElement("span");
+    meld.className = "meld";
+    meld.append(face("small"), face("small"), face("small"));
+    document.querySelector(`.seat-${pos} .melds`)?.append(meld);
+    document.querySelector(`.pool-${pos}`).append(face("discard"), face("discard"));
+  }
+  const s = document.querySelector("#room-streak");
+  s.hidden = false;
+  s.textContent = streak;
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "1280x800"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_reads_on_a_phone(browser, table_server, screenshots_dir, lang, size):
+    base = table_server.url
+    ctx, page, errors = reader(browser, base, f"ph{lang}{size[:3]}", lang, size)
+    page.goto(f"{base}/lobby/")
+    room_id = sit_with_bots(page, base, "hangzhou", hands=1)
+    expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15_000)
+    assert wait_for_my_discard(page), "the hand ended before our first turn"
+    streak = "Dealer's hand 2 in a row" if lang == "en" else "连庄 2 局"
+    page.evaluate(STAGE, streak)
+    page.screenshot(path=str(screenshots_dir / f"phone-table-{lang}-{size}.png"))
+    got = page.evaluate(LAYOUT)
+    assert got["cut"] == [] and got["squashed"] == [], got
+    assert got["rows"] == 1 and got["wide"] <= 0, got  # 14 tiles on one row, on the screen
+    assert got["small"] == [], got
+    assert got["wrapped"] == [], got
+    fits = page.evaluate(PAGE_FITS)  # the whole table on one screen, names uncut
+    assert fits["wide"] <= 0 and fits["cutNames"] == [] and fits["plateBottom"] <= 0, fits
+
+    # Ready after a discard: each wait's value is written beside it, not only in a title.
+    ready = rig_my_turn(table_server.db, room_id, READY)
+    page.evaluate("() => window.__table.sync()")
+    page.wait_for_function("(n) => window.__table.state.hints?.discards?.[n]", arg=ready["drawn"])
+    page.locator(f'#my-hand .tile[data-tile="{ready["drawn"]}"]').first.click()
+    waits = page.locator("#hint .wait")
+    expect(waits.first).to_be_visible()
+    for w in waits.all():
+        expect(w.locator(".wait-value")).to_be_visible()
+        expect(w.locator(".wait-value")).to_have_text(re.compile(r"^×\d+$"))
+    page.screenshot(path=str(screenshots_dir / f"phone-hint-{lang}-{size}.png"))
+    assert not errors, errors
+    ctx.close()
