@@ -37,61 +37,93 @@ def club_room(page, name: str) -> tuple[int, int]:
     return club["id"], room["data"]["id"]
 
 
-@pytest.mark.parametrize("size", ["1280x800", "390x844"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_every_page_passes_the_accessibility_check(
+class Reader:
+    """A reader of ``lang`` on a screen of ``size`` who scans pages: each scan keeps a
+    screenshot and adds axe's violations to ``found``."""
+
+    def __init__(self, browser, base, screenshots_dir, name, lang, size):
+        self.base, self.dir, self.lang, self.size = base, screenshots_dir, lang, size
+        self.ctx, self.page, self.errors = reader(
+            browser, base, f"{name}{lang}{size[:3]}", lang, size, bypass_csp=True
+        )
+        self.found: list = []
+
+    def scan(self, name: str, context: str = "body") -> None:
+        self.page.screenshot(path=str(self.dir / f"a11y-{name}-{self.lang}-{self.size}.png"))
+        self.found.extend(violations(self.page, context))
+
+    def visit(self, name: str, path: str) -> None:
+        self.page.goto(self.base + path)
+        self.page.wait_for_load_state("networkidle")
+        self.scan(name)
+
+    def done(self) -> None:
+        assert not self.found, "\n".join(map(str, self.found))
+        assert not self.errors, self.errors
+        self.ctx.close()
+
+
+SIZES = pytest.mark.parametrize("size", ["1280x800", "390x844"])
+LANGS = pytest.mark.parametrize("lang", ["zh", "en"])
+
+
+@SIZES
+@LANGS
+def test_the_reading_pages_pass_the_accessibility_check(
     browser, table_server, screenshots_dir, lang, size
 ):
-    base = table_server.url
-    ctx, page, errors = reader(browser, base, f"ax{lang}{size[:3]}", lang, size, bypass_csp=True)
-    found: list = []
+    """The lobby, a club, the records and the rules (本桌规则 with a room's choices)."""
+    r = Reader(browser, table_server.url, screenshots_dir, "axr", lang, size)
+    r.visit("lobby", "/lobby/")
+    club_id, room_id = club_room(r.page, f"Tea {lang}{size[:3]}")
+    for name, path in [
+        ("club", f"/clubs/{club_id}/"),
+        ("club-records", f"/clubs/{club_id}/records/"),
+        ("records", "/records/"),
+        ("rules-index", "/rules/"),
+        ("rules", f"/rules/sichuan/?room={room_id}"),
+    ]:
+        r.visit(name, path)
+    r.done()
 
-    def scan(name: str, context: str = "body") -> None:
-        page.screenshot(path=str(screenshots_dir / f"a11y-{name}-{lang}-{size}.png"))
-        found.extend(violations(page, context))
 
-    page.goto(f"{base}/lobby/")
-    scan("lobby")
-    club_id, room_id = club_room(page, f"Tea {lang}{size[:3]}")
-
-    page.goto(f"{base}/rooms/{room_id}/")
+@SIZES
+@LANGS
+def test_the_table_and_its_results_pass_the_accessibility_check(
+    browser, table_server, screenshots_dir, lang, size
+):
+    """The table (its menus open), a hand's result and the match's 大结算, the replay and
+    the match record."""
+    r = Reader(browser, table_server.url, screenshots_dir, "axt", lang, size)
+    page = r.page
+    page.goto(f"{r.base}/lobby/")
+    _, room_id = club_room(page, f"Tea t{lang}{size[:3]}")
+    page.goto(f"{r.base}/rooms/{room_id}/")
     page.locator("#btn-ready").click()
     page.locator('#actions button[data-suit="s"]').click()
     assert wait_for_my_discard(page), "the one hand ended before our first turn"
-    scan("table")
+    r.scan("table")
     for menu in ("#menu-phrases", "#menu-options", "#menu-help", "#menu-hands"):
         page.locator(f"{menu} > summary").click()
-        scan(f"table-{menu[6:]}", menu)
+        r.scan(f"table-{menu[6:]}", menu)
         page.locator(f"{menu} > summary").click()
 
     win = rig_my_turn(table_server.db, room_id, WINNING)
     resync(page, win["drawn"], 3)
     page.locator('#actions button[data-type="hu"]').click()
     result = page.locator("#result[open]")
-    expect(result.locator(".scores tr.totals")).not_to_have_class("totals pending")
+    expect(result).to_be_visible(timeout=30_000)
+    expect(result.locator(".scores tr.totals")).not_to_have_class("totals pending", timeout=30_000)
     replay = result.locator("#result-replay").get_attribute("href")
     # The match's one hand is over: its 大结算 opens over the result once it is recorded.
     summary = page.locator("#summary[open]")
     expect(summary).to_be_visible(timeout=30_000)
     match_id = summary.get_attribute("data-match")
-    scan("summary", "#summary")
+    r.scan("summary", "#summary")
     page.locator("#summary-close").click()
-    scan("result", "#result")
-    assert page.evaluate(ADDS_UP, "#result") == []
+    r.scan("result", "#result")
+    assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
 
-    for name, path in [
-        ("replay", replay),
-        ("records", "/records/"),
-        ("match", f"/records/matches/{match_id}/"),
-        ("club", f"/clubs/{club_id}/"),
-        ("club-records", f"/clubs/{club_id}/records/"),
-        ("rules-index", "/rules/"),
-        ("rules", f"/rules/sichuan/?room={room_id}"),
-    ]:
-        page.goto(base + path)
-        page.wait_for_load_state("networkidle")
-        scan(name)
-
-    assert not found, "\n".join(map(str, found))
-    assert not errors, errors
-    ctx.close()
+    r.visit("replay", replay)
+    r.visit("match", f"/records/matches/{match_id}/")
+    r.done()
