@@ -8,6 +8,7 @@ that `manage.py check --deploy` asks for.
 """
 
 import os
+import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,13 +29,36 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a deploy that forgets a variable runs with the production switches.
+# `make run` and the test settings turn it on.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+EMBEDDED = not os.environ.get("DATABASE_URL") and not os.environ.get("REDIS_URL")
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in ``path``, made on first use: a machine's own site (the embedded
+    profile, or a debug run) needs no configuration and shares no key with anybody.  Made
+    with O_EXCL, so processes started together agree on one key."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as file:
+        file.write(secrets.token_urlsafe(64))
+    return path.read_text().strip()
+
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+    if not (DEBUG or EMBEDDED):
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DATABASE_URL or REDIS_URL is set and "
+            "DJANGO_DEBUG is not 1 (every server process of a deployment needs the same key)"
+        )
+    SECRET_KEY = secret_key_from_file(
+        Path(os.environ.get("DJANGO_SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
@@ -60,6 +84,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "records",
     "reviews",
+    "ranked",
 ]
 
 MIDDLEWARE = [
@@ -356,3 +381,23 @@ GAME_PRESENCE_TTL = int(os.environ.get("GAME_PRESENCE_TTL", "30"))
 GAME_NEXT_HAND_SECONDS = int(os.environ.get("GAME_NEXT_HAND_SECONDS", "20"))
 # Each server process sweeps due deadlines; tests drive the sweep themselves.
 GAME_SWEEPER = env_bool("GAME_SWEEPER", True)
+
+# --- Ranked play -------------------------------------------------------------------------------
+
+# Hands in a ranked match (the same for every variant).
+RANKED_HANDS = int(os.environ.get("RANKED_HANDS", "8"))
+# Seconds a matched player has to come to the table and ready; then they never came.
+RANKED_ARRIVE_SECONDS = int(os.environ.get("RANKED_ARRIVE_SECONDS", "60"))
+# A queued player who neither polls nor holds the play page for this long leaves the queue.
+RANKED_QUEUE_GRACE = int(os.environ.get("RANKED_QUEUE_GRACE", "20"))
+# Matching: players within this many 段位 steps meet at once; the band widens by one step
+# for every RANKED_BAND_WIDEN seconds the longest-waiting of them has waited.
+RANKED_BAND = int(os.environ.get("RANKED_BAND", "1"))
+RANKED_BAND_WIDEN = int(os.environ.get("RANKED_BAND_WIDEN", "10"))
+# Seconds between two matching passes of one process (each sweep calls in; any process may).
+RANKED_MATCH_INTERVAL = float(os.environ.get("RANKED_MATCH_INTERVAL", "1"))
+# A matched player who never came: points lost and minutes kept out of the queue.
+RANKED_NOSHOW_POINTS = int(os.environ.get("RANKED_NOSHOW_POINTS", "20"))
+RANKED_NOSHOW_MINUTES = int(os.environ.get("RANKED_NOSHOW_MINUTES", "5"))
+# Queue joins a user may make (DRF rate).
+RANKED_QUEUE_RATE = os.environ.get("RANKED_QUEUE_RATE", "12/min")

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games.models import DissolveVote, Hand, Room, Settlement
 from records.models import Match, MatchPlayer
 from records.summary import summarise
+
+# Sent once per match, after the commit that recorded it (``match``: the new record).
+match_recorded = Signal()
 
 
 def _win_records(hand: Hand) -> list:
@@ -102,4 +106,5 @@ def match_finished(room, ended_by: str = Match.EndedBy.COMPLETE) -> Match | None
             )
         MatchPlayer.objects.bulk_create(players)
         match.participants.set([u for u in users.values() if not u.is_bot])
+        transaction.on_commit(lambda: match_recorded.send(sender=Match, match=match))
     return match

@@ -76,3 +76,19 @@ def player(django_user_model, password):
     return django_user_model.objects.create_user(
         username="lin", email="lin@example.com", password=password
     )
+
+
+@pytest.fixture
+def sign_up(password):
+    """Posts the sign-up form as ``client``, reading in ``language`` if given; returns the
+    response. The e-mail is the username's at example.com."""
+    from django.urls import reverse
+
+    def post(client, username, *, language=None, query="", **fields):
+        if language:
+            client.cookies["django_language"] = language
+        data = {"username": username, "email": f"{username}@example.com"}
+        data |= {"password1": password, "password2": password, **fields}
+        return client.post(reverse("account_signup") + query, data)
+
+    return post

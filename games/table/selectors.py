@@ -20,6 +20,7 @@ from games.rules import (
     get_variant,
     new_hand,
 )
+from games.table import badges
 from games.table.bot_accounts import display_names
 from games.table.late import room_as_of
 from games.table.messages import envelope, hand_end_payload, seat_state
@@ -31,7 +32,7 @@ from records.models import Match
 log = logging.getLogger(__name__)
 
 
-def _seat_payload(seat: Seat, present: set[int]) -> dict:
+def _seat_payload(seat: Seat, present: set[int], labels: dict | None = None) -> dict:
     user = seat.user
     return {
         "bot_names": display_names(user),
@@ -46,6 +47,7 @@ def _seat_payload(seat: Seat, present: set[int]) -> dict:
         "score": seat.score,
         # Sent with ready for the next deal (public, like the commitment); None: not yet.
         "client_seed": seat.client_seed or None,
+        "rank": (labels or {}).get(seat.user_id),  # e.g. 段位 at a ranked table
     }
 
 
@@ -81,6 +83,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
     seats = seats_with_users(room.pk)
     v = get_variant(room.variant)
     present, watchers = _presence_of(seats, fresh_users(room.pk))
+    labels = badges.seat_labels(room.pk)
     out = {
         "id": room.pk,
         "variant": room.variant,
@@ -97,7 +100,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "status": room.status,
         "owner_id": room.owner_id,
         "owner": room.owner.shown_name,
-        "seats": [_seat_payload(s, present) for s in seats],
+        "seats": [_seat_payload(s, present, labels) for s in seats],
         "free_seats": sum(1 for s in seats if s.user_id is None),
         "next_hand_at": room.next_hand_at.isoformat() if room.next_hand_at else None,
         **_next_deal(room, playing),

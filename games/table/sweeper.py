@@ -21,6 +21,7 @@ import time
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
+from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
@@ -34,6 +35,9 @@ SWEEP_INTERVAL = 0.25
 # The longest pause between sweeps while they fail: a recovered database or Redis is
 # swept again within this many seconds.
 BACKOFF_CEILING = 5.0
+# Sent after each sweep: apps with periodic work of their own (ranked matching) run it
+# here, in every process that sweeps, under the same backoff.
+swept = Signal()
 
 
 def sweep_once() -> int:
@@ -51,6 +55,7 @@ def sweep_once() -> int:
     taken = deadlines_fire_due()
     votes_fire_due()
     settlement_resend_due()
+    swept.send(sender=sweep_once)
     return taken
 
 

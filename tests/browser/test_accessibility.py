@@ -10,21 +10,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import violations
-from tests.browser.players import reader
+from tests.browser.players import WINS, deal_where, reader, rig_first
 from tests.browser.test_table import api
-from tests.browser.test_table_ux import (
-    WINNING,
-    resync,
-    rig_my_turn,
-    script,
-    wait_for_my_discard,
-)
+from tests.browser.test_table_ux import script
 
 ADDS_UP = script("adds_up.js")
 
 
-def club_room(page, name: str) -> tuple[int, int]:
-    """A club (``name``) with a Sichuan preset, and a one-hand room of it with three bots."""
+def club_room(page, name: str) -> tuple[int, dict]:
+    """A club (``name``) with a Sichuan preset, and a one-hand room of it with three bots:
+    the club's id and the room as the API answers it."""
     club = api(page, "POST", "/api/clubs/", {"name": name})["data"]
     preset = api(
         page,
@@ -34,7 +29,7 @@ def club_room(page, name: str) -> tuple[int, int]:
     )["data"]
     room = api(page, "POST", "/api/rooms/", {"preset": preset["id"], "bots": 3, "hands": 1})
     assert room["status"] == 201, room
-    return club["id"], room["data"]["id"]
+    return club["id"], room["data"]
 
 
 class Reader:
@@ -75,7 +70,8 @@ def test_the_reading_pages_pass_the_accessibility_check(
     """The lobby, a club, the records and the rules (本桌规则 with a room's choices)."""
     r = Reader(browser, table_server.url, screenshots_dir, "axr", lang, size)
     r.visit("lobby", "/lobby/")
-    club_id, room_id = club_room(r.page, f"Tea {lang}{size[:3]}")
+    club_id, room = club_room(r.page, f"Tea {lang}{size[:3]}")
+    room_id = room["id"]
     for name, path in [
         ("club", f"/clubs/{club_id}/"),
         ("club-records", f"/clubs/{club_id}/records/"),
@@ -97,19 +93,21 @@ def test_the_table_and_its_results_pass_the_accessibility_check(
     r = Reader(browser, table_server.url, screenshots_dir, "axt", lang, size)
     page = r.page
     page.goto(f"{r.base}/lobby/")
-    _, room_id = club_room(page, f"Tea t{lang}{size[:3]}")
+    _, room = club_room(page, f"Tea t{lang}{size[:3]}")
+    room_id = room["id"]
     page.goto(f"{r.base}/rooms/{room_id}/")
-    page.locator("#btn-ready").click()
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+    deal_where(page, r.base, room)  # we deal: our turn comes first
     page.locator('#actions button[data-suit="s"]').click()
-    assert wait_for_my_discard(page), "the one hand ended before our first turn"
+    expect(page.locator('#my-hand .tile[data-legal="discard"]').first).to_be_visible()
     r.scan("table")
     for menu in ("#menu-phrases", "#menu-options", "#menu-help", "#menu-hands"):
         page.locator(f"{menu} > summary").click()
         r.scan(f"table-{menu[6:]}", menu)
         page.locator(f"{menu} > summary").click()
 
-    win = rig_my_turn(table_server.db, room_id, WINNING)
-    resync(page, win["drawn"], 3)
+    rig_first(r.base, room_id, 0, WINS)
+    page.reload()
     page.locator('#actions button[data-type="hu"]').click()
     result = page.locator("#result[open]")
     expect(result).to_be_visible(timeout=30_000)

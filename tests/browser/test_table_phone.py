@@ -11,9 +11,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.players import reader
-from tests.browser.test_hangzhou import sit_with_bots
-from tests.browser.test_table_ux import READY, rig_my_turn, script, wait_for_my_discard
+from tests.browser.players import deal_where, reader, rig_first, table_room
+from tests.browser.test_table_ux import script
+
+# Ready after a discard of the drawn tile, tried in turn: the first whose tiles are all still
+# hidden is laid out.
+READY = [
+    {"hand": "123456789m5567p1s", "drawn": "1s"},
+    {"hand": "123456789p5567m1s", "drawn": "1s"},
+    {"hand": "123456789m2234p1s", "drawn": "1s"},
+    {"hand": "123456789p2234m1s", "drawn": "1s"},
+]
 
 LAYOUT = script("phone_layout.js")
 PAGE_FITS = script("page_fits.js")
@@ -43,10 +51,10 @@ STAGE = """(streak) => {
 def test_the_table_reads_on_a_phone(browser, table_server, screenshots_dir, lang, size):
     base = table_server.url
     ctx, page, errors = reader(browser, base, f"ph{lang}{size[:3]}", lang, size)
-    page.goto(f"{base}/lobby/")
-    room_id = sit_with_bots(page, base, "hangzhou", hands=1)
+    room = table_room(page, base, "hangzhou")
+    deal_where(page, base, room)  # we deal: our fourteen tiles and our turn
     expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15_000)
-    assert wait_for_my_discard(page), "the hand ended before our first turn"
+    expect(page.locator("#my-hand .tile")).to_have_count(14)
     streak = "Dealer's hand 2 in a row" if lang == "en" else "连庄 2 局"
     page.evaluate(STAGE, streak)
     page.screenshot(path=str(screenshots_dir / f"phone-table-{lang}-{size}.png"))
@@ -59,8 +67,8 @@ def test_the_table_reads_on_a_phone(browser, table_server, screenshots_dir, lang
     assert fits["wide"] <= 0 and fits["cutNames"] == [] and fits["plateBottom"] <= 0, fits
 
     # Ready after a discard: each wait's value is written beside it, not only in a title.
-    ready = rig_my_turn(table_server.db, room_id, READY)
-    page.evaluate("() => window.__table.sync()")
+    ready = rig_first(base, room["id"], 0, READY)
+    page.reload()
     page.wait_for_function("(n) => window.__table.state.hints?.discards?.[n]", arg=ready["drawn"])
     page.locator(f'#my-hand .tile[data-tile="{ready["drawn"]}"]').first.click()
     waits = page.locator("#hint .wait")

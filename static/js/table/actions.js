@@ -10,7 +10,7 @@ import {
 import { $, el, patch, refusal, toast } from "./ui.js";
 import { socket } from "./socket.js";
 import { renderMine } from "./hand.js";
-import { setAuto } from "./tools.js";
+import { call } from "./calls.js";
 import {
   actionName, buildSetup, discardOrderRefusal, pick, picking, refusedWin, setupKey, setupNote,
   setupTapRefusal,
@@ -139,7 +139,7 @@ function buildActions(bar, prompt) {
     prompt.textContent = S.auto_on;
     const b = el("button", "button button-big action-ready", S.auto_off);
     b.id = "btn-auto-off";
-    b.onclick = () => setAuto(false);
+    b.onclick = () => call("setAuto", false);
     bar.append(b);
     return;
   }

@@ -29,6 +29,7 @@ function plateEl(k) {
   if (rs && rs.auto) plate.append(el("span", "tag tag-auto", S.auto_tag));
   if (rs && rs.user_id && !rs.is_bot && !rs.connected) plate.append(el("span", "tag tag-off", "⚡"));
   if (p && p.left) plate.append(el("span", "tag tag-off", S.left));
+  if (rs && rs.rank) plate.append(el("span", "tag tag-rank", `${rs.rank.label[document.documentElement.lang] || rs.rank.label.en} · ${rs.rank.points}`));
   const badge = queBadge(p);
   if (badge) plate.append(badge);
   if (p && p.won) plate.append(el("span", "won-badge", S.hu));

@@ -1,0 +1,189 @@
+"""The matching pass: any process may run it (each sweep of the table sweeper calls in,
+at most every ``RANKED_MATCH_INTERVAL`` seconds per process); several at once never seat a
+player twice.
+
+A pass, each step in its own transaction:
+1. drops queue entries nobody polled within ``RANKED_QUEUE_GRACE``;
+2. settles tables whose time to arrive is over: a started table is playing; at one still
+   waiting, who is not ready never came (penalised) and the others return to the queue
+   at their old places;
+3. per variant, locks the waiting entries no other pass holds (``SKIP LOCKED``), forms
+   tables (``ranked.matching``) and seats each in a savepoint: the room, the match, its
+   seats (one active ranked seat per player: a unique index) and the entries' room;
+4. gives those who chose "fill with bots" and waited that long a bot table (unranked).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import Room, Seat
+from games.table import seating, services
+from games.table.errors import ServiceError
+from ranked.matching import Waiting, form_tables
+from ranked.models import QueueEntry, Rank, RankedMatch, RankedSeat
+from ranked.services import current_season, no_show_penalise, rank_of
+
+log = logging.getLogger(__name__)
+_last_pass = 0.0
+
+
+def match_pass_due() -> None:
+    """From a sweep: a pass if this process has not run one for the interval."""
+    global _last_pass
+    now = time.monotonic()
+    if now - _last_pass >= settings.RANKED_MATCH_INTERVAL:
+        _last_pass = now
+        match_pass()
+
+
+def match_pass(now: datetime | None = None) -> int:
+    """One matching pass; returns the number of ranked tables formed."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.RANKED_QUEUE_GRACE)
+    QueueEntry.objects.filter(seen_at__lt=stale).delete()
+    arrivals_due(now)
+    variants = QueueEntry.objects.filter(room__isnull=True).values_list("variant", flat=True)
+    formed = 0
+    for variant in sorted(set(variants)):
+        formed += variant_match(variant, now)
+    return formed
+
+
+def arrivals_due(now: datetime) -> None:
+    for match_id in RankedMatch.objects.filter(
+        status=RankedMatch.Status.WAITING, arrive_by__lte=now
+    ).values_list("pk", flat=True):
+        arrival_settle(match_id, now)
+
+
+@transaction.atomic
+def arrival_settle(match_id, now: datetime) -> None:
+    match = (
+        RankedMatch.objects.select_for_update(skip_locked=True)
+        .filter(pk=match_id, status=RankedMatch.Status.WAITING)
+        .first()
+    )
+    if match is None:
+        return
+    room = Room.objects.select_for_update().get(pk=match.room_id)
+    if room.status != Room.Status.OPEN:  # everyone came and the first hand was dealt
+        match.status = RankedMatch.Status.PLAYING
+        match.save(update_fields=["status"])
+        return
+    came = {s.user_id for s in Seat.objects.filter(room=room) if s.user_id and (s.ready or s.auto)}
+    for seat in match.seats.select_related("user"):
+        seat.active = False
+        seat.save(update_fields=["active"])
+        if seat.user_id not in came:
+            no_show_penalise(match, seat, now)
+            QueueEntry.objects.filter(user_id=seat.user_id).delete()
+            continue
+        # Back to the front: their old place in the queue.
+        QueueEntry.objects.update_or_create(
+            user_id=seat.user_id,
+            defaults={
+                "variant": match.variant,
+                "joined_at": seat.joined_at,
+                "seen_at": now,
+                "address": seat.address,
+                "room": None,
+            },
+        )
+    match.status = RankedMatch.Status.CANCELLED
+    match.save(update_fields=["status"])
+    seating.room_call_off(room_id=room.pk)
+
+
+@transaction.atomic
+def variant_match(variant: str, now: datetime) -> int:
+    entries = list(
+        QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(variant=variant, room__isnull=True)
+        .select_related("user")
+        .order_by("joined_at")
+    )
+    if not entries:
+        return 0
+    season = current_season(now)
+    ranks = {
+        r.user_id: r
+        for r in Rank.objects.filter(
+            variant=variant, season=season, user_id__in=[e.user_id for e in entries]
+        )
+    }
+    by_user = {e.user_id: e for e in entries}
+    waiting = []
+    for e in entries:
+        rank = ranks.get(e.user_id) or rank_of(e.user, variant, season)
+        waited = (now - e.joined_at).total_seconds()
+        waiting.append(Waiting(e.user_id, waited, rank.step, rank.mu, e.address))
+    tables = form_tables(waiting, band=settings.RANKED_BAND, widen=settings.RANKED_BAND_WIDEN)
+    formed = 0
+    seated = set()
+    for table in tables:
+        group = [by_user[w.id] for w in table]
+        if table_seat(group, variant, season, now):
+            formed += 1
+            seated.update(w.id for w in table)
+    for e in entries:  # the unranked choice: a table with bots, now
+        if e.user_id in seated or e.bots_after is None:
+            continue
+        if (now - e.joined_at).total_seconds() >= e.bots_after:
+            bots_seat(e)
+    return formed
+
+
+def table_seat(group: list[QueueEntry], variant: str, season, now: datetime) -> bool:
+    """Seat these four at a new ranked table, all or none (a savepoint)."""
+    try:
+        with transaction.atomic():
+            room = seating.room_open_seated(
+                players=[e.user for e in group], variant=variant, hands=settings.RANKED_HANDS
+            )
+            match = RankedMatch.objects.create(
+                room=room,
+                variant=variant,
+                season=season,
+                arrive_by=now + timedelta(seconds=settings.RANKED_ARRIVE_SECONDS),
+            )
+            RankedSeat.objects.bulk_create(
+                RankedSeat(
+                    match=match,
+                    user=e.user,
+                    seat=i,
+                    joined_at=e.joined_at,
+                    address=e.address,
+                )
+                for i, e in enumerate(group)
+            )
+            QueueEntry.objects.filter(pk__in=[e.pk for e in group]).update(room=room)
+    except (IntegrityError, ServiceError) as e:
+        # A player already at a ranked table (a unique index said so) or over a cap:
+        # out of the queue, the others wait for the next pass.
+        log.warning("ranked table not formed: %s", e)
+        QueueEntry.objects.filter(pk=group[0].pk).delete()
+        return False
+    return True
+
+
+def bots_seat(entry: QueueEntry) -> None:
+    try:
+        with transaction.atomic():
+            room = services.room_create(
+                owner=entry.user,
+                variant=entry.variant,
+                hands=settings.RANKED_HANDS,
+                private=True,
+                bots=3,
+            )
+            QueueEntry.objects.filter(pk=entry.pk).update(room=room)
+    except ServiceError as e:
+        log.warning("bot table not opened: %s", e)
+        QueueEntry.objects.filter(pk=entry.pk).delete()

@@ -1,0 +1,74 @@
+// The ranked play page: join a variant's queue, poll it (the poll keeps the place), and
+// open the table once seated, in every tab of the player that shows this page.
+import { api } from "./net.js";
+
+const texts = JSON.parse(document.getElementById("ranked-texts").textContent);
+const status = document.getElementById("queue-status");
+const error = document.getElementById("queue-error");
+const leave = document.getElementById("queue-leave");
+const POLL_MS = 3000;
+let timer = null;
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
+}
+
+function showError(e) {
+  error.hidden = !e;
+  error.textContent = e ? e.detail : "";
+}
+
+function show(q) {
+  if (!q) {
+    status.textContent = texts.idle;
+    leave.hidden = true;
+    return;
+  }
+  if (q.room) {
+    status.textContent = texts.seated;
+    window.location.assign(`/rooms/${q.room}/`);
+    return;
+  }
+  status.textContent = fill(texts.waiting, {
+    variant: texts.variants[q.variant] || q.variant,
+    n: q.players_queued,
+    s: q.waited_seconds,
+  });
+  leave.hidden = false;
+}
+
+async function poll() {
+  clearTimeout(timer);
+  try {
+    const q = await api("GET", "/api/ranked/queue/");
+    show(q);
+    if (!q.room) timer = setTimeout(poll, POLL_MS);
+  } catch (e) {
+    if (e.status === 404) show(null);
+    else timer = setTimeout(poll, POLL_MS);
+  }
+}
+
+for (const button of document.querySelectorAll(".queue-join")) {
+  button.addEventListener("click", async () => {
+    showError(null);
+    const body = { variant: button.dataset.variant };
+    if (document.getElementById("fill-bots").checked) {
+      body.bots_after = Number(document.getElementById("fill-seconds").value);
+    }
+    try {
+      await api("POST", "/api/ranked/queue/", body);
+      poll();
+    } catch (e) {
+      showError(e);
+    }
+  });
+}
+
+leave.addEventListener("click", async () => {
+  clearTimeout(timer);
+  await api("DELETE", "/api/ranked/queue/");
+  show(null);
+});
+
+if (status) poll();

@@ -1,0 +1,202 @@
+"""The queue, the matching pass, arrivals and a ranked match's end, on the real services."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import Room
+from games.table import selectors as table_selectors
+from games.table import services as table
+from ranked import ladder, matcher, services
+from ranked.models import Penalty, QueueEntry, Rank, RankedMatch, RankedSeat
+from tests.games.conftest import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def queue(users, variant="sichuan", addresses=None):
+    for i, u in enumerate(users):
+        address = addresses[i] if addresses else f"10.0.0.{i + 1}"
+        services.queue_join(user=u, variant=variant, address=address)
+
+
+def test_four_queued_are_seated_at_one_ranked_table(four):
+    queue(four)
+    assert matcher.match_pass() == 1
+    match = RankedMatch.objects.get()
+    assert sorted(s.user_id for s in match.seats.all()) == sorted(u.pk for u in four)
+    assert {e.room_id for e in QueueEntry.objects.all()} == {match.room_id}
+    seats = match.room.seats.order_by("index")
+    assert [s.user_id for s in seats] == [u.pk for u in four]
+    assert services.queue_poll(user=four[2])["room"] == match.room_id
+    # The table's plates carry each player's 段位.
+    plates = table_selectors.room_payload(match.room_id)["seats"]
+    assert [s["rank"]["label"] for s in plates] == [{"zh-hans": "新人 1", "en": "Novice 1"}] * 4
+    # A second pass finds nobody waiting: nobody is seated twice.
+    assert matcher.match_pass() == 0 and RankedMatch.objects.count() == 1
+
+
+def test_same_address_is_never_seated_together(four, make_user):
+    fifth = make_user("r4")
+    queue(four + [fifth], addresses=["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.1"])
+    matcher.match_pass()
+    seat_users = set(RankedSeat.objects.values_list("user_id", flat=True))
+    assert len(seat_users) == 4
+    # r0 and r4 share an address: at most one of them is at the table.
+    assert not {four[0].pk, fifth.pk} <= seat_users
+
+
+def test_three_from_one_address_form_no_table(four):
+    queue(four, addresses=["10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.3"])
+    assert matcher.match_pass() == 0
+    assert QueueEntry.objects.filter(room__isnull=True).count() == 4
+
+
+def test_one_queue_and_one_ranked_table_at_a_time(four):
+    services.queue_join(user=four[0], variant="sichuan", address="10.0.0.1")
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[0], variant="guangzhou", address="10.0.0.1")
+    assert e.value.code == "queued_elsewhere" and e.value.status == 409
+    queue(four)
+    matcher.match_pass()
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[1], variant="sichuan", address="10.0.0.2")
+    assert e.value.code == "seated_ranked"
+    # The unique index stops a second active seat even past the services' checks.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RankedSeat.objects.create(
+            match=RankedMatch.objects.get(), user=four[1], seat=9, joined_at=timezone.now()
+        )
+
+
+def test_bad_variant_and_bots_after(four):
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[0], variant="nope", address=None)
+    assert e.value.code == "unknown_variant"
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[0], variant="sichuan", address=None, bots_after=3)
+    assert e.value.code == "bad_bots_after"
+    assert not QueueEntry.objects.exists()
+
+
+def test_the_band_widens_with_waiting(four, settings):
+    settings.RANKED_BAND, settings.RANKED_BAND_WIDEN = 0, 10
+    queue(four)
+    season = services.current_season()
+    Rank.objects.filter(user=four[3], season=season).update(step=3)
+    assert matcher.match_pass() == 0  # three steps apart: not yet
+    later = timezone.now() + timedelta(seconds=31)
+    QueueEntry.objects.update(seen_at=later)
+    assert matcher.match_pass(later) == 1
+
+
+def test_unpolled_entries_leave_the_queue(four, settings):
+    queue(four[:1])
+    matcher.match_pass(timezone.now() + timedelta(seconds=settings.RANKED_QUEUE_GRACE + 1))
+    assert not QueueEntry.objects.exists()
+
+
+def test_a_no_show_is_penalised_and_the_others_go_back_to_the_front(four, make_user, settings):
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four[:3]:
+        table.room_ready(room_id=match.room_id, user=u)
+    late = make_user("r9")
+    services.queue_join(user=late, variant="sichuan", address="10.0.0.9")
+    due = timezone.now() + timedelta(seconds=settings.RANKED_ARRIVE_SECONDS + 1)
+    QueueEntry.objects.update(seen_at=due)
+    matcher.match_pass(due)
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.CANCELLED
+    assert Room.objects.get(pk=match.room_id).status == Room.Status.FINISHED
+    assert Penalty.objects.filter(user=four[3]).exists()
+    # The three who came were back at the front of the queue: with the one waiting they
+    # make the next table in the same pass; the no-show is out of the queue.
+    again = RankedMatch.objects.exclude(pk=match.pk).get()
+    assert set(again.seats.values_list("user_id", flat=True)) == {u.pk for u in [*four[:3], late]}
+    assert [s.joined_at < late.date_joined for s in again.seats.exclude(user=late)] == [True] * 3
+    assert not QueueEntry.objects.filter(user=four[3]).exists()
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[3], variant="sichuan", address="10.0.0.4")
+    assert e.value.code == "penalised" and e.value.status == 403
+
+
+def test_fill_with_bots_after_n_seconds_is_unranked(four):
+    services.queue_join(user=four[0], variant="sichuan", address="10.0.0.1", bots_after=10)
+    assert matcher.match_pass() == 0
+    assert QueueEntry.objects.get().room_id is None
+    later = timezone.now() + timedelta(seconds=11)
+    QueueEntry.objects.update(seen_at=later)
+    matcher.match_pass(later)
+    entry = QueueEntry.objects.get()
+    assert entry.room_id is not None and not RankedMatch.objects.exists()
+    assert sum(s.is_bot for s in entry.room.seats.all()) == 3
+
+
+def test_leaving_a_ranked_match_is_auto_play(four):
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    table.room_leave(room_id=match.room_id, user=four[1])
+    seat = match.room.seats.get(index=1)
+    assert seat.user_id == four[1].pk and seat.auto and not seat.left
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_moves_points_by_placement(four):
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four:
+        table.room_ready(room_id=match.room_id, user=u)
+    play_out(match.room)
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.FINISHED
+    seats = list(match.seats.order_by("seat"))
+    assert sorted(s.placement for s in seats) == [1, 2, 3, 4]
+    for s in seats:
+        delta = ladder.placement_points(s.placement, s.step_before)
+        expected = ladder.apply_points(ladder.Standing(s.step_before, s.points_before), delta)
+        assert (s.step_after, s.points_after) == (expected.step, expected.points)
+        assert not s.active
+        rank = Rank.objects.get(user=s.user, variant="sichuan")
+        assert (rank.step, rank.points, rank.matches) == (expected.step, expected.points, 1)
+    first = next(s for s in seats if s.placement == 1)
+    assert first.points_after == 60
+    # The same record again changes nothing.
+    assert services.match_settle(match.room_id) is None
+    # Free to queue again.
+    services.queue_join(user=four[0], variant="sichuan", address="10.0.0.1")
+
+
+def test_a_new_season_softens_ranks(four):
+    old = services.current_season()
+    Rank.objects.create(
+        user=four[0], variant="sichuan", season=old, step=7, points=30, mu=30, sigma=4
+    )
+    new = services.season_start(name="S2")
+    old.refresh_from_db()
+    assert old.ends == new.starts
+    rank = services.rank_of(four[0], "sichuan", new)
+    soft = ladder.soften(ladder.Standing(7, 30))
+    assert (rank.step, rank.points, rank.mu) == (soft.step, soft.points, 30)
+
+
+def test_season_start_command(four):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    first = services.current_season()
+    out = StringIO()
+    call_command("season_start", "2027-S1", stdout=out)
+    assert "2027-S1" in out.getvalue()
+    assert services.current_season().name == "2027-S1"
+    first.refresh_from_db()
+    assert first.ends is not None
+    with pytest.raises(CommandError):
+        call_command("season_start", "bad", "--starts", "tomorrow")
