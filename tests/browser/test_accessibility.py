@@ -68,7 +68,7 @@ def test_the_reading_pages_pass_the_accessibility_check(
     browser, table_server, screenshots_dir, lang, size
 ):
     """The lobby, a club, the records and the rules (本桌规则 with a room's choices)."""
-    r = Reader(browser, table_server.url, screenshots_dir, "axr", lang, size)
+    r = Reader(browser, table_server, screenshots_dir, "axr", lang, size)
     r.visit("lobby", "/lobby/")
     club_id, room = club_room(r.page, f"Tea {lang}{size[:3]}")
     room_id = room["id"]
@@ -90,7 +90,7 @@ def test_the_table_and_its_results_pass_the_accessibility_check(
 ):
     """The table (its menus open), a hand's result and the match's 大结算, the replay and
     the match record."""
-    r = Reader(browser, table_server.url, screenshots_dir, "axt", lang, size)
+    r = Reader(browser, table_server, screenshots_dir, "axt", lang, size)
     page = r.page
     page.goto(f"{r.base}/lobby/")
     _, room = club_room(page, f"Tea t{lang}{size[:3]}")

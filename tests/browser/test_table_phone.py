@@ -49,7 +49,7 @@ STAGE = """(streak) => {
 @pytest.mark.parametrize("size", ["390x844", "1280x800"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_table_reads_on_a_phone(browser, table_server, screenshots_dir, lang, size):
-    base = table_server.url
+    base = table_server
     ctx, page, errors = reader(browser, base, f"ph{lang}{size[:3]}", lang, size)
     room = table_room(page, base, "hangzhou")
     deal_where(page, base, room)  # we deal: our fourteen tiles and our turn
@@ -67,10 +67,11 @@ def test_the_table_reads_on_a_phone(browser, table_server, screenshots_dir, lang
     assert fits["wide"] <= 0 and fits["cutNames"] == [] and fits["plateBottom"] <= 0, fits
 
     # Ready after a discard: each wait's value is written beside it, not only in a title.
-    ready = rig_first(base, room["id"], 0, READY)
+    rig_first(base, room["id"], 0, READY)
     page.reload()
-    page.wait_for_function("(n) => window.__table.state.hints?.discards?.[n]", arg=ready["drawn"])
-    page.locator(f'#my-hand .tile[data-tile="{ready["drawn"]}"]').first.click()
+    keeps = page.locator("#my-hand .tile.keeps-ready")
+    expect(keeps.first).to_be_visible()
+    keeps.first.click()
     waits = page.locator("#hint .wait")
     expect(waits.first).to_be_visible()
     for w in waits.all():
