@@ -74,4 +74,6 @@ class AccountAdapter(DefaultAccountAdapter):
         language = translation.get_language()
         if language in Language.values:
             user.language = language
+        # Times are shown in the zone the browser said it was in (the form's hidden field).
+        user.timezone = form.cleaned_data.get("timezone", "")
         return super().save_user(request, user, form, commit)

@@ -2,8 +2,8 @@
 a phone (390×844): the readers, the check that every page is in its reader's language (no
 English phrase on a Chinese page, no Chinese-only label on an English one, tile faces
 aside) and fits its screen, and the player's path: a variant card's Play, quick play asking
-which variant (and remembering it), a hand to its result, the replay, the profile, the
-board and the fairness page.  Its tests are in test_players_desktop.py and
+which variant (and remembering it) and dealing at once, a hand to its result, the replay,
+the profile, the board and the fairness page.  Its tests are in test_players_desktop.py and
 test_players_phone.py, one file a screen, so that parallel runs share the hands out."""
 
 from __future__ import annotations
@@ -120,11 +120,11 @@ def a_player_finds_a_game_plays_it_and_reads_about_it(browser, base, screenshots
     page.click("#btn-quick")
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#room-variant")).to_contain_text("广州" if lang == "zh" else "Guangzhou")
-    expect(page.locator("#prestart-commitment")).to_be_visible()
-    expect(page.locator('.prestart-fair-why a[href="/fair/"]')).to_be_visible()
-    check_page(page, lang, faults)
-    page.locator("#btn-ready").click()
+    # One click dealt the hand: no Ready dialog, no commitment to puzzle a newcomer (it is
+    # on the hand's page, with the check of the deal).
     expect(page.locator("#my-hand .tile.face").first).to_be_visible()
+    expect(page.locator("#prestart-commitment")).to_have_count(0)
+    check_page(page, lang, faults)
     index_shown = page.evaluate(
         "() => getComputedStyle(document.querySelector('#my-hand .tile-index')).display"
     )
@@ -152,6 +152,7 @@ def a_player_finds_a_game_plays_it_and_reads_about_it(browser, base, screenshots
     # The replay fits the screen; the profile shows the hand; the board says what it counts.
     page.goto(base + dialog.locator("#result-replay").get_attribute("href"))
     expect(page.locator(".rp-seat").first).to_be_visible()
+    assert len(page.locator("#vf-commitment").text_content().strip()) == 64  # the fairness panel
     check_page(page, lang, faults)
     page.screenshot(path=str(screenshots_dir / f"players-replay-{lang}-{size}.png"))
     page.goto(f"{base}/accounts/profile/")

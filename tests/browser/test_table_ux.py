@@ -212,6 +212,9 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
         raise AssertionError(
             f"no 胡 offered after the rig {WINNING}: {seen}, ours {mine}"
         ) from None
+    # Only the win is offered: the prompt says so (可以自摸), not "kong or win".
+    expect(page.locator("#prompt")).to_contain_text(S["own_win_prompt"])
+    page.screenshot(path=str(screenshots_dir / f"self-draw-offer-{size}.png"))
     hu.click()
     dialog = page.locator("#result[open]")
     expect(dialog).to_be_visible()
@@ -269,12 +272,13 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     assert all(h.inner_text().strip() for h in helps.all())
     page.screenshot(path=str(screenshots_dir / f"lobby-{size}.png"), full_page=True)
 
+    # One click deals the hand: no Ready dialog (nor its commitment) in between.
     page.locator("#btn-quick").click()
     page.wait_for_url(lambda url: "/rooms/" in url)
-    expect(page.locator(".prestart-seat")).to_have_count(4)
-    expect(page.locator(".prestart-seat .tag", has_text=strings(page)["bot"])).to_have_count(3)
-    page.locator("#btn-ready").click()
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
+    expect(page.locator("#btn-ready")).to_have_count(0)
+    bots = page.locator(".plate .tag", has_text=strings(page)["bot"])
+    assert bots.count() == 3, bots.all_inner_texts()
     page.locator("#menu-help summary").click()
     expect(page.locator("#help-panel")).to_be_visible()
     page.screenshot(path=str(screenshots_dir / f"help-{size}.png"))
