@@ -23,6 +23,7 @@ from clubs import selectors as club_selectors
 from games.models import Room
 from games.rooms import throttles
 from games.rooms.variants import listed_variants
+from games.rules import get_variant
 from games.table import selectors as game_selectors
 from records import rulebook, selectors
 from records.throttles import RecordsReadThrottle
@@ -123,6 +124,19 @@ def image_strings() -> dict[str, str]:
         "big_winner": _("Big winner"),
         "top_feeder": _("Top feeder"),
         "hand": _("Hand"),
+        "hand_no": _("hand %(n)s"),
+    }
+
+
+def _result_spec(variant: str, lang: str) -> dict:
+    """How the variant's win values read (``static/js/score_line.js``), in ``lang``."""
+    raw = get_variant(variant).site_data()["result"]
+    return {
+        "unit": raw["unit"][lang],
+        "combine": raw["combine"],
+        "base": raw.get("base", 0),
+        "capped": raw["capped"][lang] if raw.get("capped") else "",
+        "base_name": _("Base"),
     }
 
 
@@ -141,6 +155,11 @@ def match(request, pk):
         "hands": view["hands"],
         "strings": image_strings(),
         "filename": f"match-{record.pk}.png",
+        # The image says where the match was played and how it ended.
+        "club": record.club.name if record.club_id else "",
+        "room": _("Table %(n)s") % {"n": record.room_id},
+        "ended": _("dissolved") if record.ended_by == "dissolved" else _("played to the end"),
+        "result": _result_spec(record.variant, _lang()),
     }
     return render(
         request,

@@ -59,6 +59,8 @@ def review_strings() -> dict[str, str]:
         # Who made a move, before the move ("You: discards 5s").
         "who": _("%(who)s:"),
         "strong": _("Strong bot"),
+        # A move the Strong bot would have made too.
+        "same": _("The Strong bot would play the same."),
         "agreed": _("%(same)s of %(total)s decisions were the Strong bot's."),
         "nothing": _("You had no choice to make in this hand."),
         "only_diff": _("Only where the Strong bot differs"),

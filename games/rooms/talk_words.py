@@ -17,6 +17,7 @@ def talk_strings() -> dict[str, str]:
         "sum_best": _("Best hand"),
         "sum_hand": _("Hand"),
         "hand_no_short": _("hand %(n)s"),
+        "room_no": _("Table %(n)s"),
         "sum_drawn": _("drawn"),
         "big_winner": _("Big winner"),
         "top_feeder": _("Top feeder"),

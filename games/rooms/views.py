@@ -54,6 +54,8 @@ def shared_strings() -> dict[str, str]:
         "self_draw": _("self-draw"),
         "on_discard": _("on %(name)s's discard"),
         "rob_kong": _("robbed %(name)s's kong"),
+        # The value a hand has before its items (Ningbo's 1 台), first in a result's sum.
+        "base_name": _("Base"),
         "m": _("Characters"),
         "p": _("Dots"),
         "s": _("Bamboo"),

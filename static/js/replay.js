@@ -4,6 +4,7 @@
 import { api } from "./net.js";
 import { parseTiles, setTileNames, setWildKinds, sortTiles, tileEl, tileNameIn } from "./tiles.js";
 import { verify } from "./fair.js";
+import { scoreParts } from "./score_line.js";
 
 const boot = JSON.parse(document.getElementById("hand-boot").textContent);
 const S = boot.strings;
@@ -122,15 +123,13 @@ function seatEl(view, k, frame) {
   return box;
 }
 
-// How the variant counts a win's items (its data): added in its unit, or multiplied (×).
-const MULTIPLIES = boot.variant.result.combine === "times";
-const UNIT = named(boot.variant.result.unit);
-
-function itemText(it) {
-  const name = named(boot.patterns[it.id]) || it.id;
-  if (MULTIPLIES) return `${name} ×${it.value}`;
-  return `${name} ${it.value}${UNIT}`;
-}
+// How the variant counts a win's items (its data): added in its unit from a base, or
+// multiplied (×).
+const R = boot.variant.result;
+const SPEC = {
+  unit: named(R.unit), combine: R.combine, base: R.base || 0,
+  capped: R.capped ? named(R.capped) : "", base_name: S.base_name,
+};
 
 function winEl(w) {
   const sec = el("div", "rp-win");
@@ -144,12 +143,14 @@ function winEl(w) {
   sec.append(title);
   const items = el("p", "result-items");
   items.dataset.total = w.total;
-  for (const it of w.items || []) {
-    const s = el("span", "result-item", itemText(it));
+  const withNames = (w.items || []).map((it) => ({ ...it, name: named(boot.patterns[it.id]) || it.id }));
+  const parts = scoreParts({ items: withNames, total: w.total }, SPEC);
+  for (const it of parts.items) {
+    const s = el("span", "result-item", it.text);
     s.dataset.pattern = it.id;
     items.append(s);
   }
-  items.append(el("strong", "result-total", MULTIPLIES ? `×${w.total}` : `${w.total}${UNIT}`));
+  items.append(el("strong", "result-total", parts.total));
   sec.append(items);
   return sec;
 }

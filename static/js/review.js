@@ -57,7 +57,9 @@ function momentEl(entry) {
   const played = moveEl(S.you, entry.played);
   played.classList.add("review-played");
   moves.append(played);
-  if (!entry.same) {
+  if (entry.same) {
+    moves.append(el("p", "review-same", S.same));
+  } else {
     const strong = moveEl(S.strong, entry.strong);
     strong.classList.add("review-strong");
     moves.append(strong);

@@ -8,9 +8,12 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.players import DESKTOP, Frames, api, sign_up, table_room, win_at_once
+from tests.browser.test_table_ux import script
 
 # A self-drawn win: 1-9 in 万, a pung and a pair in 筒.
 WIN = "123456789m55567p"
+
+ADDS_UP = script("adds_up.js")
 
 
 def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
@@ -34,6 +37,7 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
     assert dialog.get_attribute("data-result-reason") == "win"
     expect(dialog.locator(".result-item").first).to_contain_text("fan")
+    assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
     expect(dialog.locator(".result-explain").first).to_contain_text("2^")
     page.screenshot(path=str(screenshots_dir / "guangzhou-result-1280x800.png"))
     assert not errors, errors

@@ -19,6 +19,9 @@ from tests.browser.players import (
     sign_up,
     table_room,
 )
+from tests.browser.test_table_ux import script
+
+ADDS_UP = script("adds_up.js")
 
 
 def sit_with_bots(page: Page, base: str, variant: str, hands: int) -> int:
@@ -110,6 +113,7 @@ def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
     assert dialog.get_attribute("data-result-reason") == "win", shown(page)
     # Multipliers are shown as such, and how W × D became each payment.
     expect(dialog.locator(".result-item").first).to_contain_text("×")
+    assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
     expect(dialog.locator(".result-explain").first).to_contain_text("W =")
     expect(dialog.locator(".result-explain").first).to_contain_text("D =")
     page.screenshot(path=str(screenshots_dir / "hangzhou-result-1280x800.png"))

@@ -8,9 +8,12 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.players import DESKTOP, Frames, api, sign_up, table_room, win_at_once
+from tests.browser.test_table_ux import script
 
 # A self-drawn win with 台 of its own (a pung of the east wind).
 WIN = "123m456p789s11122z"
+
+ADDS_UP = script("adds_up.js")
 
 
 def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_dir):
@@ -38,6 +41,7 @@ def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_d
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
     assert dialog.get_attribute("data-result-reason") == "win"
     expect(dialog.locator(".result-item").first).to_contain_text("台")
+    assert page.evaluate(ADDS_UP, "#result") == []  # the chips make the total
     total = dialog.locator(".result-total").first.inner_text()
     assert total.endswith("台") and "封顶" not in total, total  # T = 1 + Σ台, no cap
     page.screenshot(path=str(screenshots_dir / "ningbo-result-1280x800.png"))

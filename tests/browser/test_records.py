@@ -9,6 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.browser.image import IMAGE_TEXTS, image_faults
 from tests.browser.players import PHONE, WINS, api, deal_where, rig_first, sign_up
 
 FITS = (Path(__file__).parent / "page_fits_width.js").read_text()
@@ -84,12 +85,19 @@ def test_a_club_match_summary_saved_as_an_image(browser, live_server_url, screen
     assert page.evaluate(FITS) <= 0, "the record page is wider than the phone"
     page.screenshot(path=str(screenshots_dir / "records-match-phone.png"), full_page=True)
 
-    # Save as image: a PNG drawn on the canvas, downloaded.
+    # Save as image: a PNG drawn on the canvas, downloaded; it says where the match was
+    # played and how it ended, and no text runs into another or off the image.
+    page.evaluate(IMAGE_TEXTS)
     with page.expect_download() as info:
         page.locator("#save-image").click()
     download = info.value
     assert download.suggested_filename == f"match-{match['id']}.png"
     assert Path(download.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    download.save_as(screenshots_dir / "summary-image-record.png")
+    drawn = page.evaluate("window.__drawn")
+    header = " ".join(d["text"] for d in drawn[:4])
+    assert "Tea House" in header and f"牌桌 {room_id}" in header and "打满" in header, header
+    assert image_faults(drawn) == []
     size = page.evaluate(
         "() => { const c = document.getElementById('summary-canvas'); return [c.width, c.height]; }"
     )

@@ -90,6 +90,10 @@ def test_a_player_asks_for_the_review_of_a_hand_and_sees_it(
     expect(first.locator(".review-played")).to_contain_text("你：")
     expect(first.locator(".review-reason")).to_have_text(in_words(entries[0]["reason"]["zh-hans"]))
     differ = [e for e in entries if not e["same"]]
+    # A move the Strong bot agrees with says so.
+    expect(mine.locator(".review-same")).to_have_count(same)
+    if same:
+        expect(mine.locator(".review-same").first).to_have_text("高手也会这样打。")
     # Passing every claim and throwing the last tile is not how the Strong bot plays.
     assert differ, entries
     expect(mine.locator(".review-strong")).to_have_count(len(differ))

@@ -8,8 +8,6 @@ with ``games.rules``.  A variant without a JS deal fails here, not silently in t
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,31 +18,18 @@ from games.rules import DealSeeds, available, get_variant, new_hand
 from games.rules import tiles as T
 from games.rules.engine import deal_wall
 from games.rules.match import MatchState
+from tests.games import node
 
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node") or "/usr/bin/node"
 SCRIPT = Path(__file__).parent / "js" / "fair_deal.mjs"
 
 
 @pytest.fixture(scope="module")
 def fair_module(tmp_path_factory) -> Path:
-    # The static file is an ES module served as .js; Node wants .mjs to read it as one.
-    path = tmp_path_factory.mktemp("fairjs") / "fair.mjs"
-    shutil.copy(ROOT / "static" / "js" / "fair.js", path)
-    return path
+    return node.as_module(tmp_path_factory.mktemp("fairjs"), "fair.js")
 
 
 def js_deals(module: Path, cases: list[dict]) -> list[dict]:
-    out = subprocess.run(
-        [NODE, str(SCRIPT), str(module)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return node.results(SCRIPT, module, cases)
 
 
 def python_deal(variant: str, rules: dict, seeds: DealSeeds, dealer: int | None) -> dict:
@@ -119,13 +104,8 @@ def test_fair_js_agrees_on_any_seeds(fair_module, variant, server, clients, numb
 
 def test_fair_js_refuses_malformed_seeds(fair_module):
     bad = DealSeeds.for_test(1).to_json() | {"server_seed": "AB" * 32}
-    out = subprocess.run(
-        [NODE, str(SCRIPT), str(fair_module)],
-        input=json.dumps([case(VARIANTS[0], {}, DealSeeds.for_test(1), 0) | {"seeds": bad}]),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    out = node.run(
+        SCRIPT, fair_module, [case(VARIANTS[0], {}, DealSeeds.for_test(1), 0) | {"seeds": bad}]
     )
     assert out.returncode != 0 and "lowercase hex" in out.stderr
 
@@ -134,16 +114,7 @@ VERIFY = Path(__file__).parent / "js" / "fair_verify.mjs"
 
 
 def js_verify(module: Path, cases: list[dict]) -> list[dict]:
-    out = subprocess.run(
-        [NODE, str(VERIFY), str(module)],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return node.results(VERIFY, module, cases)
 
 
 def played(variant: str, n: int) -> dict:

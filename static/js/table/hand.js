@@ -6,7 +6,7 @@ import {
 } from "./state.js";
 import { $, el, patch } from "./ui.js";
 import { call } from "./calls.js";
-import { picking, scoreUnit, tileMark } from "./variant_ui.js";
+import { picking, scoreText, tileMark } from "./variant_ui.js";
 
 export function meldEl(m) {
   const g = el("span", `meld meld-${m.kind}${m.concealed ? " meld-concealed" : ""}`);
@@ -45,8 +45,10 @@ function waitsEl(waits) {
     const item = el("span", `wait${w.left ? "" : " wait-dead"}`);
     item.dataset.tile = w.tile;
     item.dataset.left = w.left;
-    item.append(tileEl(w.tile, "mini"), el("small", "wait-left", fmt(S.left_n, { n: w.left })));
-    item.title = `${tileName(w.tile)}: ${fmt(S.unseen_n, { n: w.left })} · ${w.fan}${scoreUnit()}`;
+    // Its value in words beside it, not only in a title: a phone has no hover.
+    item.append(tileEl(w.tile, "mini"), el("small", "wait-left", fmt(S.left_n, { n: w.left })),
+      el("small", "wait-value", scoreText(w.fan)));
+    item.title = `${tileName(w.tile)}: ${fmt(S.unseen_n, { n: w.left })} · ${scoreText(w.fan)}`;
     box.append(item);
   }
   return box;

@@ -8,7 +8,7 @@ import { $, el } from "./ui.js";
 import { meldEl } from "./hand.js";
 import { transferLine } from "./board.js";
 import { sendReady } from "./actions.js";
-import { endChecksEl, itemsLine, itemText } from "./variant_ui.js";
+import { endChecksEl, winParts } from "./variant_ui.js";
 
 // Payments to a winner that belong to its win though not made by it (the variant's data).
 const winReasons = boot.variant.result.win_reasons || [];
@@ -71,12 +71,13 @@ function winSection(w, transfers, how, winPaid) {
   sec.append(tiles);
   const items = el("p", "result-items");
   items.dataset.total = w.total;
-  for (const it of w.items) {
-    const s = el("span", "result-item", itemText(it));
+  const parts = winParts(w);
+  for (const it of parts.items) {
+    const s = el("span", "result-item", it.text);
     s.dataset.pattern = it.id;
     items.append(s);
   }
-  items.append(el("strong", "result-total", itemsLine(w).split(" = ").pop()));
+  items.append(el("strong", "result-total", parts.total));
   sec.append(items);
   // In words first (the patterns, who paid whom); the algebra folded beneath.
   const paid = transfers.filter((t) => t.win === w.order

@@ -8,6 +8,7 @@ import { api } from "../net.js";
 import { drawSummary, savePNG } from "../summary_image.js";
 import { boot, fmt, named, S, table } from "./state.js";
 import { $, el, refusal, toast } from "./ui.js";
+import { SPEC, winParts } from "./variant_ui.js";
 
 let fetched = null; // the match id whose summary was asked for
 let data = null; // {match, summary}
@@ -16,7 +17,7 @@ function imageWords() {
   return {
     title: S.summary_title, total: S.sum_total, wins: S.sum_wins, self_draws: S.sum_self_draws,
     fed: S.sum_fed, best: S.sum_best, big_winner: S.big_winner, top_feeder: S.top_feeder,
-    hand: S.sum_hand,
+    hand: S.sum_hand, hand_no: S.hand_no_short,
   };
 }
 
@@ -55,8 +56,8 @@ function bestHands(players) {
   for (const p of players.filter((q) => q.best)) {
     const li = el("li");
     li.dataset.seat = p.seat;
-    li.append(el("b", "", p.name), `: ${fmt(S.hand_no_short, { n: p.best.number })} · ${p.best.total} — `,
-      p.best.items.map((i) => `${i.name} ${i.value}`).join(", "));
+    li.append(el("b", "", p.name), `: ${fmt(S.hand_no_short, { n: p.best.number })} · `,
+      el("span", "best-line", winParts(p.best).line));
     ul.append(li);
   }
   return ul;
@@ -77,7 +78,7 @@ function perHand(players, hands) {
     tr.append(el("th", "", String(h.number)));
     for (const d of h.deltas) tr.append(cell("td", String(d), d));
     const wins = h.wins.map((w) => `${w.name}: ${w.win_type === "self_draw" ? S.self_draw
-      : fmt(S.on_discard, { name: w.from_name })} (${w.total})`);
+      : fmt(S.on_discard, { name: w.from_name })} (${winParts(w).total})`);
     tr.append(el("td", "", wins.join("; ") || S.sum_drawn));
     grid.tBodies[0].append(tr);
   }
@@ -119,8 +120,16 @@ function render() {
   link.id = "summary-image-link";
   link.hidden = true;
   save.onclick = () => {
-    drawSummary(canvas, { variant, ended_at: match.ended_at.slice(0, 16).replace("T", " "),
-      players: summary.players, hands: summary.hands }, imageWords());
+    drawSummary(canvas, {
+      variant,
+      club: (table.room && table.room.club_name) || "",
+      room: fmt(S.room_no, { n: match.room }),
+      ended: S[`ended_${match.ended_by}`] || match.ended_by,
+      ended_at: match.ended_at.slice(0, 16).replace("T", " "),
+      result: SPEC,
+      players: summary.players,
+      hands: summary.hands,
+    }, imageWords());
     savePNG(canvas, `match-${match.id}.png`, link);
   };
   const record = el("a", "button button-quiet", S.match_record);

@@ -3,6 +3,7 @@
 // tiles picked from the hand), a per-seat mark (a badge, its tiles marked and discarded
 // first), a note until play starts, a refused win, how a win's items add up, and checks at
 // the end of a hand. No rule set is named here: a new one brings its data along.
+import { scoreParts, unitText } from "../score_line.js";
 import { formatTiles } from "../tiles.js";
 import { boot, fmt, named, S, seatName, shownTiles, table } from "./state.js";
 import { el, toast } from "./ui.js";
@@ -174,29 +175,22 @@ export function refusedWin(r) {
 
 // ---- the result ---------------------------------------------------------------------------
 
-// How the variant counts a win's items: added (番, 台 …) or multiplied (×), from a base.
+// How the variant counts a win's items: added (番, 台 …) from a base, or multiplied (×).
 const R = V.result;
-const MULTIPLIES = R.combine === "times";
-const UNIT = named(R.unit);
+export const SPEC = {
+  unit: named(R.unit), combine: R.combine, base: R.base || 0,
+  capped: R.capped ? named(R.capped) : "", base_name: S.base_name,
+};
 
-/** The variant's unit for a score (番, 台 …), e.g. after a wait's value. */
-export function scoreUnit() {
-  return UNIT;
+/** ``n`` in the variant's unit (番, 台 …) or as a factor (×n), e.g. a wait's value. */
+export function scoreText(n) {
+  return SPEC.combine === "times" ? `×${n}` : unitText(n, SPEC.unit);
 }
 
-export function itemText(it) {
-  const name = named(boot.patterns[it.id]) || it.id;
-  return MULTIPLIES ? `${name} ×${it.value}` : `${name} ${it.value}${UNIT}`;
-}
-
-export function itemsLine(won) {
-  const parts = won.items.map(itemText);
-  if (MULTIPLIES) return `${parts.join(" · ")} = ×${won.total}`;
-  if (R.base) return `${R.base} + ${parts.join(" + ")} = ${won.total}${UNIT}`;
-  const sum = won.items.reduce((a, it) => a + it.value, 0);
-  let line = `${parts.join(" + ")} = ${won.total}${UNIT}`;
-  if (sum !== won.total && R.capped) line += ` (${named(R.capped)})`;
-  return line;
+/** A win's parts as shown ({items: [{id, text}], total, line}), its items named. */
+export function winParts(won) {
+  const items = won.items.map((it) => ({ ...it, name: named(boot.patterns[it.id]) || it.id }));
+  return scoreParts({ items, total: won.total }, SPEC);
 }
 
 /** The checks of the hands still standing at the end (from the settlement), or null. */
@@ -212,7 +206,7 @@ export function endChecksEl(handEnd, settled) {
     const v = checks[row.field];
     // A list of seats, or seats with a number each (e.g. the fan a ready hand is worth).
     const seats = Array.isArray(v) ? v.map(seatName)
-      : Object.entries(v || {}).map(([s, n]) => `${seatName(Number(s))} ${n}${named(row.unit)}`);
+      : Object.entries(v || {}).map(([s, n]) => `${seatName(Number(s))} ${unitText(n, named(row.unit))}`);
     if (seats.length) ul.append(el("li", "", `${named(row.label)}: ${seats.join(", ")}`));
   }
   if (!ul.children.length) return null;
