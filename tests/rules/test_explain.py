@@ -40,6 +40,14 @@ def test_explanations_name_every_payment_of_the_win(variant):
                 written = [int(x) for x in re.findall(r"pays [^;]*= (\d+)", how["en"])]
                 assert sorted(written) == sorted(paid), (how["en"], paid)
                 assert f"D = {win['d']}" in how["en"] and "底分" in how["zh-hans"]
+                # A payer is named by their wind in full: a lone "W" is only the win value.
+                assert re.findall(r"(\w+) pays", how["en"])
+                assert set(re.findall(r"(\w+) pays", how["en"])) <= {
+                    "East",
+                    "South",
+                    "West",
+                    "North",
+                }
             if variant == "guangzhou":
                 written = [int(x) for x in re.findall(r"pays (\d+)", how["en"])]
                 assert sorted(written) == sorted(paid), (how["en"], paid)

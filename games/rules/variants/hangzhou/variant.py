@@ -60,7 +60,8 @@ class Hangzhou(Variant):
 
     def explain_win(self, state, win):
         """W = base × the multipliers, D from the dealer's streak, then each payment as
-        W × its shares' factors (承包: one seat pays every share)."""
+        W × its shares' factors (承包: one seat pays every share).  English names a payer's
+        wind in full: "W pays W" would read the win value as West."""
         names = pattern_names()
         opts = state.rules
         value, factor = win.get("w"), win.get("d")
@@ -70,7 +71,7 @@ class Hangzhou(Variant):
         items_en = " · ".join(f"{names[i['id']]['en']} ×{i['value']}" for i in win["items"])
         zh = f"{items_zh} → W = 底分 {opts.base} × {win['total']} = {value}；D = {factor}"
         en = f"{items_en} → W = base {opts.base} × {win['total']} = {value}; D = {factor}"
-        winds_zh, winds_en = "东南西北", "ESWN"
+        winds_zh, winds_en = "东南西北", ("East", "South", "West", "North")
         winds = state.match.seat_winds or (0, 1, 2, 3)
         for t in state.transfers:
             if t.get("win") != win["order"] or "shares" not in t:
