@@ -1,13 +1,13 @@
 """Ranked matching under arrivals: time to table, tables formed, and a pass's cost.
 
-    python tests/bench/bench_ranked.py [--players 400] [--arrivals 60] [--servers N]
+    python tests/bench/bench_ranked.py [--players 400] [--arrivals 60] [--workers N]
 
 ``--players`` players (REST clients, one thread each) arrive over ``--arrivals`` seconds,
 spread evenly over the variants, with 段位 drawn from a ladder-shaped spread (most low,
 a few high) and addresses of their own (one in twenty shares one with another player);
 each queues (``POST /api/ranked/queue/``) and polls (``GET``) every 3 s until seated.  The
-servers: Daphne (one process per core, players split between them) and ``run_sweeper``
-beside them, as deployed, on PostgreSQL and the Redis cache.  Reported: time to table
+servers, as deployed: gunicorn (the REST process, ``--workers``) and ``run_sweeper``
+beside it, on PostgreSQL and the Redis cache.  Reported: time to table
 p50/p95/max, tables formed, players left unmatched when the last arrival has waited a
 minute, rank spread per table (max − min 段位 step), and that nobody was seated twice.
 Then, in this process on the same database, the cost of one matching pass: over
@@ -21,6 +21,7 @@ import json
 import os
 import random
 import secrets
+import socket
 import string
 import subprocess
 import sys
@@ -130,8 +131,8 @@ def client(port, person, start, out, stop):
         while not stop.is_set():
             conn.request("GET", "/api/ranked/queue/", headers=headers)
             r = conn.getresponse()
-            body = json.loads(r.read() or b"null")
-            if r.status == 200 and body["room"]:
+            raw = r.read()
+            if r.status == 200 and json.loads(raw)["room"]:
                 out["seated"].append(time.monotonic() - t0)
                 return
             if r.status != 200:
@@ -145,8 +146,23 @@ def client(port, person, start, out, stop):
         conn.close()
 
 
-def serve(servers: int, people, arrivals: float):
-    from tests.live import DaphneServer, free_port, server_env
+def wait_port(port: int, proc, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def serve(workers: int, people, arrivals: float):
+    """Gunicorn (REST, as deployed: the web process) with ``workers`` workers, and
+    ``run_sweeper`` beside it; the players arrive and poll."""
+    from tests.live import free_port, server_env
 
     OUT.mkdir(exist_ok=True)
     env = server_env(
@@ -157,36 +173,33 @@ def serve(servers: int, people, arrivals: float):
         DJANGO_TRUSTED_PROXY_COUNT="1",
         RANKED_ARRIVE_SECONDS="3600",  # nobody comes to the tables: keep them seated
         RANKED_QUEUE_RATE="100/min",
-        # The machine's PostgreSQL is shared: a connection per request, a bounded pool.
-        DB_CONN_MAX_AGE="0",
-        ASGI_THREADS="8",
     )
-    daphnes = [
-        DaphneServer(free_port(), env, OUT / f"daphne-ranked-{k}.log") for k in range(servers)
-    ]
-    sweeper = None
+    port = free_port()
+    procs = []
     out = {"seated": [], "unmatched": 0, "errors": []}
     stop = threading.Event()
     try:
-        for d in daphnes:
-            d.start()
-        with open(OUT / "sweeper-ranked.log", "ab") as log:
-            sweeper = subprocess.Popen(
+        with open(OUT / "ranked-bench.log", "ab") as log:
+            for cmd in (
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "config.wsgi:application",
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                    "--workers",
+                    str(workers),
+                ],
                 [sys.executable, "manage.py", "run_sweeper"],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            ):
+                procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log))
+        wait_port(port, procs[0])
         t0 = time.monotonic() + 1.0
         rng = random.Random(1)
         starts = sorted(t0 + rng.uniform(0, arrivals) for _ in people)
         threads = [
-            threading.Thread(
-                target=client,
-                args=(daphnes[i % servers].port, p, starts[i], out, stop),
-                daemon=True,
-            )
+            threading.Thread(target=client, args=(port, p, starts[i], out, stop), daemon=True)
             for i, p in enumerate(people)
         ]
         for t in threads:
@@ -196,11 +209,10 @@ def serve(servers: int, people, arrivals: float):
         for t in threads:
             t.join(40)
     finally:
-        if sweeper is not None:
-            sweeper.terminate()
-            sweeper.wait(10)
-        for d in daphnes:
-            d.stop()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(60)
     return out
 
 
@@ -258,19 +270,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=400)
     parser.add_argument("--arrivals", type=float, default=60.0)
-    parser.add_argument("--servers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     args = parser.parse_args()
     try:
         people = prepare(args.players)
     except Exception as e:  # noqa: BLE001 - any connection failure means the same thing
         print(f"bench_ranked needs PostgreSQL and Redis ({type(e).__name__}: {e})")
         return 1
-    out = serve(args.servers, people, args.arrivals)
+    out = serve(args.workers, people, args.arrivals)
     tables, spreads, most, shared = tables_report(people)
     seated = out["seated"]
     print(
         f"{args.players} players (REST) arriving over {args.arrivals:g} s, "
-        f"{len({p['variant'] for p in people})} variants; Daphne x{args.servers} + run_sweeper, "
+        f"{len({p['variant'] for p in people})} variants; gunicorn x{args.workers} + run_sweeper, "
         "PostgreSQL + Redis"
     )
     print(
