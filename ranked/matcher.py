@@ -1,6 +1,6 @@
-"""The matching pass: any process may run it (each sweep of the table sweeper calls in,
-at most every ``RANKED_MATCH_INTERVAL`` seconds per process); several at once never seat a
-player twice.
+"""The matching pass: any process may run it (each sweep of the table sweeper and each
+queue poll call in, one pass per ``RANKED_MATCH_INTERVAL`` taking the turn in the cache);
+several at once never seat a player twice.
 
 A pass, each step in its own transaction:
 1. drops queue entries nobody polled within ``RANKED_QUEUE_GRACE``;
@@ -17,10 +17,10 @@ A pass, each step in its own transaction:
 from __future__ import annotations
 
 import logging
-import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -32,15 +32,14 @@ from ranked.models import QueueEntry, Rank, RankedMatch, RankedSeat
 from ranked.services import current_season, match_settle, no_show_penalise, rank_of
 
 log = logging.getLogger(__name__)
-_last_pass = 0.0
+PASS_KEY = "ranked:match-pass"
 
 
 def match_pass_due() -> None:
-    """From a sweep: a pass if this process has not run one for the interval."""
-    global _last_pass
-    now = time.monotonic()
-    if now - _last_pass >= settings.RANKED_MATCH_INTERVAL:
-        _last_pass = now
+    """From a sweep or a queue poll: a pass, if none ran in the last
+    ``RANKED_MATCH_INTERVAL`` seconds anywhere the cache is shared (one per process on the
+    embedded profile's local cache).  Passes may still overlap; they are safe to."""
+    if cache.add(PASS_KEY, 1, timeout=settings.RANKED_MATCH_INTERVAL):
         match_pass()
 
 
