@@ -27,9 +27,11 @@ lock: $(VENV)/.stamp-dev
 migrate: $(VENV)/.stamp-run
 	$(PY) manage.py migrate --noinput
 
+# `make run PORT=8201` when 8000 is taken.
+PORT ?= 8000
 run: migrate
-	@echo "Serving on http://127.0.0.1:8000/"
-	$(PY) -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application
+	@echo "Serving on http://127.0.0.1:$(PORT)/"
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) -m config.serve -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 # The browser tests drive Debian's Chromium (never a downloaded browser); a CJK font makes
 # their screenshots readable.

@@ -1,11 +1,16 @@
-"""Names people give: display names, usernames, club and preset names.
+"""Names people give: display names, usernames, club and preset names, announcement lines.
 
-One rule for all of them, so a name reads the same wherever it is shown: NFKC-normalised,
-without characters that show nothing or change how the text around them runs (zero-width
-and other format characters, direction overrides and isolates, controls), spaces collapsed,
-and at least one visible character left.
+Kept as typed (full-width punctuation and letters included), without characters that show
+nothing or change how the text around them runs (zero-width and other format characters,
+direction overrides and isolates, controls); line breaks and tabs become spaces, runs of
+spaces one, the ends trimmed; at least one visible character left. Only canonically equal
+spellings are made one (NFC: "e" and a combining accent is "é"), which changes nothing shown.
+
+Comparing names is another matter: ``name_key`` folds compatibility forms and case, so
+"ＬＩＮ" and "lin" are the same name for uniqueness and for telling who is who.
 """
 
+import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
@@ -21,6 +26,8 @@ DROPPED_CHARACTERS = frozenset(
     | {chr(c) for c in range(0xFE00, 0xFE10)}
     | {chr(c) for c in range(0xE0100, 0xE01F0)}
 )
+#: A line break or tab (both controls), or more than one space of any kind in a row.
+_SPACING = re.compile(r"[\t\n\v\f\r\x1c-\x1f\x85\u2028\u2029]|\s{2,}")
 
 
 def _kept(char: str) -> bool:
@@ -35,13 +42,11 @@ def _visible(char: str) -> bool:
 def clean_name(value: str, *, max_length: int) -> str:
     """The name as it is stored, or a ValidationError (code ``blank_name`` or ``long_name``)
     in the reader's language."""
-    # Line breaks and tabs become spaces before controls are dropped, so words stay apart.
-    value = unicodedata.normalize("NFKC", str(value))
-    value = "".join(
-        " " if char.isspace() else char for char in value if _kept(char) or char.isspace()
-    )
-    # Again: what was dropped may have stood between a letter and its mark.
-    name = " ".join(unicodedata.normalize("NFKC", value).split())
+    # Spacing first, so that words a line break kept apart stay apart once controls go.
+    value = _SPACING.sub(" ", str(value))
+    name = "".join(char for char in value if _kept(char)).strip()
+    # After the drop: what was dropped may have stood between a letter and its mark.
+    name = _SPACING.sub(" ", unicodedata.normalize("NFC", name))
     if not any(_visible(char) for char in name):
         raise ValidationError(_("A name needs at least one visible character."), code="blank_name")
     if len(name) > max_length:
@@ -49,3 +54,9 @@ def clean_name(value: str, *, max_length: int) -> str:
             _("A name is at most %(n)s characters.") % {"n": max_length}, code="long_name"
         )
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: compatibility forms and case folded (full-width and
+    half-width letters, ligatures, "ß" and "ss" alike). Never stored or shown."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())

@@ -8,7 +8,8 @@ def user_language_set(user: User, language: str) -> None:
         user.save(update_fields=["language"])
 
 
-def user_profile_update(user: User, *, display_name: str, language: str) -> None:
+def user_profile_update(user: User, *, display_name: str, language: str, timezone: str) -> None:
     user.display_name = display_name
     user.language = language
-    user.save(update_fields=["display_name", "language"])
+    user.timezone = timezone
+    user.save(update_fields=["display_name", "language", "timezone"])

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import ProfileForm
 from accounts.services import user_language_set, user_profile_update
+from accounts.zones import zone_names
 from leaderboards.selectors import player_ratings, recent_rating_changes
 
 
@@ -27,6 +28,7 @@ def profile(request):
                 request.user,
                 display_name=form.cleaned_data["display_name"],
                 language=form.cleaned_data["language"],
+                timezone=form.cleaned_data["timezone"],
             )
             messages.success(request, _("Profile saved."))
             return redirect("profile")
@@ -37,6 +39,7 @@ def profile(request):
         "accounts/profile.html",
         {
             "form": form,
+            "zones": zone_names(),  # the time zone field's suggestions
             "ratings": player_ratings(request.user),
             "recent_hands": recent_rating_changes(request.user, limit=10),
         },

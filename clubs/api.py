@@ -17,6 +17,7 @@ from clubs import selectors, services
 from clubs.services import ClubError
 from leaderboards.selectors import club_leaderboard
 from leaderboards.serializers import LeaderboardSerializer
+from leaderboards.services import club_board_set
 
 ERROR = OpenApiResponse(description='{"code": ..., "detail": ...}')
 CLUB = OpenApiResponse(
@@ -207,9 +208,7 @@ class BoardView(ClubAPIView):
     def post(self, request, pk):
         services.owner_of(pk, request.user)
         d = self.body(ClubBoardSerializer)
-        club = services.club_set_board(
-            club_id=pk, actor=request.user, counts_unrated=d["counts_unrated"]
-        )
+        club = club_board_set(club_id=pk, actor=request.user, counts_unrated=d["counts_unrated"])
         return Response({"id": club.pk, "counts_unrated": club.board_counts_unrated})
 
 

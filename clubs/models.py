@@ -202,3 +202,26 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} asks {self.club_id} ({self.status})"
+
+
+class Removal(models.Model):
+    """A member a manager removed: their joining again by the invite code waits for a
+    manager's approval (a join request), whatever the club's setting, until one approves
+    it (the row then goes).  Leaving by oneself leaves none."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_removals"
+    )
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="removal_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} removed from {self.club_id}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from clubs.models import AuditEntry, Club, JoinRequest, Membership, Preset, PresetVersion
 from games.models import Settlement
 from games.rules import UnknownVariant, available, get_variant
@@ -54,6 +56,20 @@ def clubs_of(user) -> list[dict]:
         {"id": m.club_id, "name": m.club.name, "invite_code": m.club.invite_code, "role": m.role}
         for m in Membership.objects.filter(user=user).select_related("club").order_by("club__name")
     ]
+
+
+def requests_waiting(user) -> dict[int, int]:
+    """The pending join requests of the clubs ``user`` manages: club id -> how many."""
+    managed = Membership.objects.filter(user=user, role__in=[Role.OWNER, Role.MANAGER])
+    rows = (
+        JoinRequest.objects.filter(
+            status=JoinRequest.Status.PENDING, club_id__in=managed.values("club_id")
+        )
+        .values("club_id")
+        .annotate(n=Count("pk"))
+        .values_list("club_id", "n")
+    )
+    return dict(rows)
 
 
 def members(club_id, *, with_stats: bool = False) -> list[dict]:

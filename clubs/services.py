@@ -31,6 +31,7 @@ from clubs.models import (
     Membership,
     Preset,
     PresetVersion,
+    Removal,
     new_invite_code,
 )
 from config.api import clip
@@ -208,7 +209,8 @@ def club_join(*, user, invite_code) -> JoinOutcome:
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
         return JoinOutcome(existing, False)
-    if club.join_needs_approval:
+    # One a manager removed comes back only if a manager lets them (approves the request).
+    if club.join_needs_approval or Removal.objects.filter(club=club, user=user).exists():
         # The club row is locked: two requests of one person cannot both pass this check.
         pending = JoinRequest.objects.filter(
             club=club, user=user, status=JoinRequest.Status.PENDING
@@ -229,7 +231,8 @@ def club_join(*, user, invite_code) -> JoinOutcome:
 
 @transaction.atomic
 def club_invite_rotate(*, club_id, actor) -> Club:
-    club = owner_of(club_id, actor).club
+    """The owner or a manager draws a new invite code; the old one stops working."""
+    club = manager_of(club_id, actor).club
     for _ in range(5):
         code = new_invite_code()
         if not Club.objects.filter(invite_code=code).exists():
@@ -323,6 +326,7 @@ def join_request_decide(*, club_id, actor, request_id, approve: bool) -> JoinReq
         Membership.objects.get_or_create(
             club_id=club_id, user=request.user, defaults={"role": Role.MEMBER}
         )
+        Removal.objects.filter(club_id=club_id, user=request.user).delete()
     action = Action.JOIN_APPROVED if approve else Action.JOIN_DENIED
     _audit(club_id, actor, action, target=request.user, request=request.pk)
     return request
@@ -373,17 +377,19 @@ def member_remove(*, club_id, actor, user_id) -> None:
     if target.role == Role.MANAGER and me.role != Role.OWNER:
         raise ClubError("not_owner", "only the club's owner can remove a manager", 403)
     target.delete()
+    Removal.objects.get_or_create(club_id=club_id, user=target.user, defaults={"removed_by": actor})
     _audit(club_id, actor, Action.MEMBER_REMOVED, target=target.user, role=target.role)
     _leave_tables(club_id, target.user)
 
 
 def _leave_tables(club_id, user) -> None:
     """One no longer a member is out of the club's tables at once: after commit their
-    sockets there re-read their access and close (4403).  A seat they hold is freed
-    where that costs nothing (no hand on); mid-hand it is played for them (托管), so the
-    table neither waits on them nor charges them for leaving."""
-    from games.models import Hand, Room, Seat
-    from games.table import assist, publish
+    sockets there re-read their access and close (4403).  A seat they hold is given up
+    as a leave gives it up, without the penalty for walking out (the club put them
+    out): freed at once between hands, played by a bot to the end of a hand on, then
+    open for someone else."""
+    from games.models import Room, Seat
+    from games.table import publish
     from games.table import services as games_services
 
     rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
@@ -391,10 +397,7 @@ def _leave_tables(club_id, user) -> None:
         publish.reseat_on_commit(room_id, [user.pk])
     seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
     for room_id in seated.values_list("room_id", flat=True):
-        if Hand.objects.filter(room_id=room_id, status=Hand.Status.PLAYING).exists():
-            assist.seat_auto_play(room_id=room_id, user=user, on=True)
-        else:
-            games_services.room_leave(room_id=room_id, user=user)
+        games_services.room_leave(room_id=room_id, user=user, walked_out=False)
 
 
 # --------------------------------------------------------------------------

@@ -124,6 +124,7 @@ def my_clubs(request):
         "clubs/my_clubs.html",
         {
             "clubs": selectors.clubs_of(request.user),
+            "waiting": selectors.requests_waiting(request.user),
             "requests": selectors.my_join_requests(request.user),
             "boot": {"strings": ui_strings()},
         },
@@ -150,6 +151,7 @@ def club(request, pk):
             "me": m,
             "members": selectors.members(pk, with_stats=m.manages),
             "requests": selectors.join_requests(pk, limit=20) if m.manages else [],
+            "pending_requests": selectors.requests_waiting(request.user).get(pk, 0),
             "announcement_max": ANNOUNCEMENT_MAX,
             "presets": presets,
             "variants": variants,

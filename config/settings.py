@@ -8,6 +8,7 @@ that `manage.py check --deploy` asks for.
 """
 
 import os
+import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -28,13 +29,36 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a deploy that forgets a variable runs with the production switches.
+# `make run` and the test settings turn it on.
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+EMBEDDED = not os.environ.get("DATABASE_URL") and not os.environ.get("REDIS_URL")
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in ``path``, made on first use: a machine's own site (the embedded
+    profile, or a debug run) needs no configuration and shares no key with anybody.  Made
+    with O_EXCL, so processes started together agree on one key."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as file:
+        file.write(secrets.token_urlsafe(64))
+    return path.read_text().strip()
+
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
-    SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+    if not (DEBUG or EMBEDDED):
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DATABASE_URL or REDIS_URL is set and "
+            "DJANGO_DEBUG is not 1 (every server process of a deployment needs the same key)"
+        )
+    SECRET_KEY = secret_key_from_file(
+        Path(os.environ.get("DJANGO_SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
@@ -72,6 +96,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.UserTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -91,6 +116,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "clubs.context_processors.club_requests",
             ],
         },
     },
@@ -219,6 +245,7 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"

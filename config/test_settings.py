@@ -1,11 +1,18 @@
-"""The test suite's settings: the project's own, with a fast password hasher.
+"""The test suite's settings: the project's own in debug mode, with a fast password hasher.
 
 PBKDF2 costs about 0.3 s of CPU per user created or logged in, and the tests create many.
 Servers that the tests start inherit this module through DJANGO_SETTINGS_MODULE, so they
 check the passwords the tests set.
 """
 
-from config.settings import *  # noqa: F403
+import os
+
+# The tests' servers and the suite itself run as `make run` does: the debug switches on, so no
+# HTTPS redirect, static files served from the source folders.  A test of the production
+# switches sets DJANGO_DEBUG=0 for the process it starts.
+os.environ.setdefault("DJANGO_DEBUG", "1")
+
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -13,3 +20,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database is thrown away: a commit need not wait for the disk (a killed
     # process still loses nothing; only a crash of the machine would).
     DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous=OFF"  # noqa: F405
+
+# The site's URLs and the browser tests' chosen-deal hooks (tests/deals.py): a production
+# server, on config.settings, has no such URL.
+ROOT_URLCONF = "tests.urls"

@@ -8,11 +8,14 @@ Nothing that locks ratings ever locks a hand afterwards, and the game services
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Club
+from clubs.services import club_set_board
 from games.models import Hand, Room, Settlement
 from leaderboards import rating
 from leaderboards.models import ClubRating, Rating, RatingChange
@@ -133,8 +136,64 @@ def _advance(ratings: dict, seated, after, winners) -> None:
 def _rate_club_hand(hand: Hand, club_id: int, rated: bool, seated, scores, winners) -> None:
     """A hand of a club room also moves the players' ratings within that club: a hand the
     public boards leave out too if the club counts such hands."""
-    if not rated and not Club.objects.filter(pk=club_id, board_counts_unrated=True).exists():
+    # The club row is locked before its ratings, as ``club_board_recount`` takes them: a
+    # hand rated while the board is recounted lands after the recount, on what it wrote.
+    club = Club.objects.select_for_update().only("board_counts_unrated").get(pk=club_id)
+    if not rated and not club.board_counts_unrated:
         return
     ratings = _locked_skills(ClubRating, seated, club_id=club_id, variant=hand.variant)
     before = [(ratings[user_id].mu, ratings[user_id].sigma) for _, user_id, _ in seated]
     _advance(ratings, seated, rating.rate(before, scores), winners)
+
+
+@transaction.atomic
+def club_board_set(*, club_id, actor, counts_unrated) -> Club:
+    """The owner's choice of what the club's board counts (``clubs.services.club_set_board``),
+    and the board counted afresh by it: the hands already played too."""
+    club = club_set_board(club_id=club_id, actor=actor, counts_unrated=counts_unrated)
+    club_board_recount(club.pk)
+    return club
+
+
+def club_board_recount(club_id: int) -> None:
+    """Count the club's board afresh over every hand of its rooms, as its setting now says
+    (``Club.board_counts_unrated``): switching the setting covers the hands already played.
+
+    Call inside the transaction that changed the setting. Each hand moves the ratings as
+    when it was played, in the order it was rated (its rating changes' ids)."""
+    club = Club.objects.select_for_update().get(pk=club_id)
+    changes = RatingChange.objects.filter(hand__room__club_id=club_id)
+    if not club.board_counts_unrated:
+        changes = changes.filter(rated=True)
+    rows = changes.order_by("hand_id", "id").values_list(
+        "id", "hand_id", "user_id", "variant", "score_delta", "hand__players", "hand__result"
+    )
+    hands = [list(group) for _, group in groupby(rows, key=lambda row: row[1])]
+    hands.sort(key=lambda group: group[0][0])
+    skills: dict[tuple[int, str], list] = {}  # (user, variant) -> [mu, sigma, hands, wins]
+    for group in hands:
+        _, _, _, variant, _, players, result = group[0]
+        group.sort(key=lambda row: players.index(row[2]))
+        winners = {players[seat] for seat in (result or {}).get("winners") or []}
+        keys = [(user_id, variant) for _, _, user_id, *_ in group]
+        for key in keys:
+            skills.setdefault(key, [*rating.default_skill(), 0, 0])
+        before = [tuple(skills[key][:2]) for key in keys]
+        after = rating.rate(before, [row[4] for row in group])
+        for key, (mu, sigma) in zip(keys, after, strict=True):
+            skill = skills[key]
+            skill[:3] = mu, sigma, skill[2] + 1
+            skill[3] += key[0] in winners
+    ClubRating.objects.filter(club_id=club_id).delete()
+    ClubRating.objects.bulk_create(
+        ClubRating(
+            club_id=club_id,
+            user_id=user_id,
+            variant=variant,
+            mu=mu,
+            sigma=sigma,
+            hands=n,
+            wins=wins,
+        )
+        for (user_id, variant), (mu, sigma, n, wins) in skills.items()
+    )

@@ -170,6 +170,10 @@ class ClubMatchesView(ClubAPIView):
         writer = csv.writer(out)
         writer.writerow(selectors.CSV_HEADER)
         writer.writerows(selectors.csv_rows(qs))
-        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        # With a byte-order mark Excel reads the file as UTF-8; without one, Excel on a
+        # Chinese Windows reads it as GBK and garbles the names.
+        response = HttpResponse(
+            out.getvalue().encode("utf-8-sig"), content_type="text/csv; charset=utf-8"
+        )
         response["Content-Disposition"] = f'attachment; filename="club-{pk}-matches.csv"'
         return response

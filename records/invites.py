@@ -13,12 +13,14 @@ import io
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import after_login
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club
@@ -64,7 +66,12 @@ def room_qr(request, pk):
     return _svg(room_invite_url(request, room))
 
 
-@login_required
+def _sign_in_first(request, **invited_to):
+    """A visitor signed out is asked to sign in or up; the invite waits for them."""
+    after_login.remember(request, request.path, **invited_to)
+    return redirect_to_login(request.get_full_path())
+
+
 @require_http_methods(["GET", "POST"])
 def club_invite(request, code):
     # Each look-up of a code counts against the join limit: a code must not be guessable
@@ -73,6 +80,11 @@ def club_invite(request, code):
         messages.error(request, _("Too many join attempts: wait a minute and try again."))
         return redirect("clubs")
     club = Club.objects.filter(invite_code=code.upper()[:8]).first()
+    if not request.user.is_authenticated:
+        if club is None:
+            raise Http404("no such invite")
+        return _sign_in_first(request, club=club.name)
+    after_login.forget(request)
     if request.method == "POST":
         try:
             joined = club_services.club_join(user=request.user, invite_code=code)
@@ -89,7 +101,6 @@ def club_invite(request, code):
     return render(request, "records/invite_club.html", {"club": club, "code": code})
 
 
-@login_required
 def room_invite(request, code):
     if not throttles.allowed(throttles.JoinCodeThrottle, request):  # as typing the code
         messages.error(request, _("Too many join attempts: wait a minute and try again."))
@@ -97,6 +108,9 @@ def room_invite(request, code):
     room = Room.objects.filter(code=code.upper()[:6]).first()
     if room is None:
         raise Http404("no such invite")
+    if not request.user.is_authenticated:
+        return _sign_in_first(request, room=room.code)
+    after_login.forget(request)
     if game_selectors.seat_of(room, request.user) is not None:
         return redirect("room", pk=room.pk)
     return render(request, "records/invite_room.html", {"room": room, "code": room.code})

@@ -53,8 +53,8 @@ def club_matches(
     reader=None,
 ) -> QuerySet:
     """A club's matches, newest first; ``member`` played in them, ended within the
-    dates (both included); those still inside their room's spectator delay only if
-    ``reader`` played in them."""
+    dates (both included, days of the current time zone: the reader's); those still
+    inside their room's spectator delay only if ``reader`` played in them."""
     qs = Match.objects.filter(club_id=club_id)
     held = _still_delayed(qs)
     if held:
@@ -95,8 +95,10 @@ def match_payload(match: Match) -> dict:
         "variant": match.variant,
         "club": match.club_id,
         "room": match.room_id,
-        "started_at": match.started_at.isoformat(),
-        "ended_at": match.ended_at.isoformat(),
+        # In the reader's zone, with its offset: the same instant, and a page that shows
+        # the string's date and time shows the reader's own.
+        "started_at": timezone.localtime(match.started_at).isoformat(),
+        "ended_at": timezone.localtime(match.ended_at).isoformat(),
         "ended_by": match.ended_by,
         "players": [
             {"seat": p.seat, "name": p.name, "is_bot": p.is_bot, "total": p.total}
@@ -130,8 +132,8 @@ def csv_rows(matches) -> list[list]:
             m.variant,
             m.club_id or "",
             m.room_id,
-            m.started_at.isoformat(),
-            m.ended_at.isoformat(),
+            timezone.localtime(m.started_at).isoformat(),
+            timezone.localtime(m.ended_at).isoformat(),
             m.ended_by,
             p.seat,
             p.user_id or "",

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -135,7 +136,7 @@ def match(request, pk):
     variant_name = _variant_names().get(record.variant, record.variant)
     boot = {
         "variant": str(variant_name),
-        "ended_at": record.ended_at.strftime("%Y-%m-%d %H:%M"),
+        "ended_at": timezone.localtime(record.ended_at).strftime("%Y-%m-%d %H:%M"),
         "players": view["players"],
         "hands": view["hands"],
         "strings": image_strings(),

@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import caches
+from django.urls import reverse
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
 INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"
@@ -76,3 +77,17 @@ def player(django_user_model, password):
     return django_user_model.objects.create_user(
         username="lin", email="lin@example.com", password=password
     )
+
+
+@pytest.fixture
+def sign_up(password):
+    """Posts the sign-up form as ``client``, reading in ``language`` if given; returns the
+    response. The e-mail is the username's at example.com unless ``fields`` say otherwise."""
+    def post(client, username, *, language=None, **fields):
+        if language:
+            client.cookies["django_language"] = language
+        data = {"username": username, "email": f"{username}@example.com"}
+        data |= {"password1": password, "password2": password, **fields}
+        return client.post(reverse("account_signup"), data)
+
+    return post

@@ -52,6 +52,23 @@ def test_the_refusal_is_a_translated_page(player):
     assert "尝试次数过多" in guess(attacker).content.decode()
 
 
+ACCOUNT_LIMIT = "Too many wrong passwords for this account from your network address"
+ADDRESS_LIMIT = "Too many failed log-ins from your network address, whatever the account"
+
+
+def test_the_refusal_says_the_accounts_limit_was_hit(player):
+    attacker = Client(REMOTE_ADDR=ATTACKER)
+    attacker.cookies["django_language"] = "en"
+    for _ in range(5):
+        guess(attacker)
+
+    page = guess(attacker).content.decode()
+
+    assert ACCOUNT_LIMIT in page and ADDRESS_LIMIT not in page
+    attacker.cookies["django_language"] = "zh-hans"
+    assert "这个账号" in guess(attacker).content.decode()
+
+
 def test_one_address_guessing_many_accounts_is_refused(django_user_model):
     for name in ("lin", "mei", "tao"):
         django_user_model.objects.create_user(username=name, password="x-green-felt-8")
@@ -64,6 +81,9 @@ def test_one_address_guessing_many_accounts_is_refused(django_user_model):
     # count (10 a minute) stops the eleventh.
     assert statuses[:10] == [200] * 10
     assert set(statuses[10:]) == {429}
+    attacker.cookies["django_language"] = "en"
+    page = guess(attacker, login="someone-else").content.decode()
+    assert ADDRESS_LIMIT in page and ACCOUNT_LIMIT not in page
 
 
 def test_the_wait_grows_with_the_failures(player, password):

@@ -1,4 +1,5 @@
-"""Display, user, club and preset names: NFKC, nothing invisible, something visible."""
+"""Display, user, club and preset names: kept as typed, nothing invisible, something
+visible; compared (uniqueness, reserved names) with compatibility forms and case folded."""
 
 import unicodedata
 
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from accounts.names import DROPPED_CATEGORIES, DROPPED_CHARACTERS, clean_name
+from accounts.names import DROPPED_CATEGORIES, DROPPED_CHARACTERS, clean_name, name_key
 from clubs.models import Club, Preset
 
 ZWSP, ZWJ, RLO, LRI, PDI, BOM = "\u200b", "\u200d", "\u202e", "\u2066", "\u2069", "\ufeff"
@@ -38,25 +39,35 @@ def test_a_name_with_nothing_visible_is_refused(raw):
 @pytest.mark.parametrize(
     "raw, stored",
     [
-        ("ＬＩＮ　１２", "LIN 12"),  # full-width letters, digits and space
+        ("ＬＩＮ　１２", "ＬＩＮ　１２"),  # full-width letters, digits and space, as typed
+        ("测试：双击保存（全角标点）！", "测试：双击保存（全角标点）！"),
         (f"Li{ZWSP}n", "Lin"),
         (f"admin{RLO}nimda", "adminnimda"),  # an override can no longer reorder the name
         (f"{LRI}小林{PDI}", "小林"),
         ("  Tea \n\t House  ", "Tea House"),
         ("e\u0301", "é"),
         (f"e{ZWSP}\u0301", "é"),  # composed once the zero-width space between is gone
-        ("ﬁsh", "fish"),
+        ("ﬁsh", "ﬁsh"),
+        ("a \u3000 b", "a b"),  # a run of spaces is one
     ],
 )
-def test_a_name_is_stored_normalised(raw, stored):
+def test_a_name_is_stored_as_typed_without_what_shows_nothing(raw, stored):
     assert clean_name(raw, max_length=40) == stored
 
 
-def test_the_length_is_counted_after_normalising():
-    assert clean_name("㍿" * 10, max_length=40) == "株式会社" * 10
+def test_the_length_is_counted_as_typed():
+    assert clean_name("㍿" * 40, max_length=40) == "㍿" * 40
     with pytest.raises(ValidationError) as refused:
-        clean_name("㍿" * 11, max_length=40)
+        clean_name("㍿" * 41, max_length=40)
     assert refused.value.code == "long_name"
+
+
+@pytest.mark.parametrize(
+    "a, b", [("ＬＩＮ", "lin"), ("ﬁsh", "FISH"), ("Straße", "STRASSE"), ("（小林）", "(小林)")]
+)
+def test_names_compare_with_compatibility_forms_and_case_folded(a, b):
+    assert name_key(a) == name_key(b)
+    assert name_key("小林") != name_key("小材")
 
 
 @given(st.text(max_size=30))
@@ -66,7 +77,7 @@ def test_a_stored_name_is_clean_and_stays_as_it_is(raw):
     except ValidationError:
         return
     assert name == name.strip() and "  " not in name
-    assert unicodedata.is_normalized("NFKC", name)
+    assert unicodedata.is_normalized("NFC", name)
     assert not any(
         unicodedata.category(c) in DROPPED_CATEGORIES or c in DROPPED_CHARACTERS for c in name
     )
@@ -103,12 +114,25 @@ def test_a_club_named_with_nothing_visible_is_refused(api, player, language, mes
 
 
 @pytest.mark.django_db
-def test_a_club_name_is_stored_normalised(api):
-    response = api.post("/api/clubs/", {"name": f"Ｔｅａ{RLO} House"}, format="json")
+def test_a_club_name_is_stored_as_typed(api):
+    response = api.post("/api/clubs/", {"name": f"Ｔｅａ{RLO} House（杭州）"}, format="json")
 
     assert response.status_code == 201
-    assert response.json()["name"] == "Tea House"
-    assert Club.objects.get().name == "Tea House"
+    assert response.json()["name"] == "Ｔｅａ House（杭州）"
+    assert Club.objects.get().name == "Ｔｅａ House（杭州）"
+
+
+@pytest.mark.django_db
+def test_an_announcement_keeps_its_full_width_punctuation(api):
+    club = api.post("/api/clubs/", {"name": "Tea House"}, format="json").json()
+    typed = "测试：双击保存公告（全角标点）！\n\n第二行：ＯＫ"
+
+    response = api.patch(
+        f"/api/clubs/{club['id']}/", {"announcement": f"{ZWSP}{typed}{RLO}"}, format="json"
+    )
+
+    assert response.status_code == 200, response.content
+    assert Club.objects.get().announcement == typed
 
 
 @pytest.mark.django_db
@@ -154,12 +178,12 @@ def test_a_display_name_with_nothing_visible_is_refused(client, player, language
 
 
 @pytest.mark.django_db
-def test_a_display_name_is_stored_normalised_and_may_be_left_empty(client, player):
+def test_a_display_name_is_stored_as_typed_and_may_be_left_empty(client, player):
     client.force_login(player)
 
-    client.post(reverse("profile"), {"display_name": f"ＬＩＮ{RLO}", "language": "en"})
+    client.post(reverse("profile"), {"display_name": f"ＬＩＮ{RLO}！", "language": "en"})
     player.refresh_from_db()
-    assert player.display_name == "LIN"
+    assert player.display_name == "ＬＩＮ！"
 
     client.post(reverse("profile"), {"display_name": "", "language": "en"})
     player.refresh_from_db()
@@ -182,3 +206,14 @@ def test_a_username_of_fillers_is_refused_at_sign_up(client, django_user_model, 
     assert response.status_code == 200
     assert "A name needs at least one visible character." in response.content.decode()
     assert not django_user_model.objects.filter(email="mei@example.com").exists()
+
+
+@pytest.mark.django_db
+def test_a_username_cannot_pass_for_another_in_full_width(client, player, sign_up):
+    taken = sign_up(client, "ＬＩＮ", language="en", email="mei@example.com")
+    reserved = sign_up(client, "ｂｏｔ-east", language="en")
+
+    assert taken.status_code == 200 and reserved.status_code == 200
+    assert "already" in taken.content.decode()
+    assert "bot-" in reserved.content.decode()
+    assert list(type(player).objects.values_list("username", flat=True)) == ["lin"]

@@ -39,6 +39,69 @@ def test_check_deploy_passes_with_production_switches():
     assert "System check identified no issues" in output
 
 
+def settings_in_a_fresh_process(env_changes, expression):
+    """``expression`` evaluated on ``django.conf.settings`` loaded from the project's own
+    settings module in a new process, with the environment changed as given (``None``
+    removes a variable); returns (exit code, output)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    for name, value in env_changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    probe = f"import django; django.setup(); from django.conf import settings; print({expression})"
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_debug_is_off_unless_asked_for_and_no_key_is_in_the_source(tmp_path):
+    key_file = tmp_path / "key"
+    unset = {
+        "DJANGO_DEBUG": None,
+        "DJANGO_SECRET_KEY": None,
+        "DATABASE_URL": None,
+        "REDIS_URL": None,
+        "DJANGO_SECRET_KEY_FILE": str(key_file),
+    }
+
+    code, output = settings_in_a_fresh_process(
+        unset, "settings.DEBUG, settings.SECURE_SSL_REDIRECT, len(settings.SECRET_KEY)"
+    )
+    assert code == 0, output
+    assert output.split() == ["False", "True", "86"]
+    kept = key_file.read_text()
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+
+    # The same key on the next start: sessions survive a restart.
+    code, output = settings_in_a_fresh_process(unset, "settings.SECRET_KEY")
+    assert code == 0, output
+    assert output.strip() == kept
+    source = (BASE_DIR / "config" / "settings.py").read_text()
+    assert "insecure" not in source and kept not in source
+
+
+def test_a_services_deploy_without_a_key_refuses_to_start(tmp_path):
+    code, output = settings_in_a_fresh_process(
+        {
+            "DJANGO_DEBUG": None,
+            "DJANGO_SECRET_KEY": None,
+            "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
+            "DJANGO_SECRET_KEY_FILE": str(tmp_path / "key"),
+        },
+        "settings.SECRET_KEY",
+    )
+    assert code != 0
+    assert "DJANGO_SECRET_KEY must be set" in output
+    assert not (tmp_path / "key").exists()
+
+
 def test_profile_follows_the_environment():
     if os.environ.get("REDIS_URL"):
         assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")

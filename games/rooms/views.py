@@ -158,6 +158,8 @@ def ui_strings() -> dict[str, str]:
         "skip": _("Skip"),
         "skip_hint": _("Not now: discard a tile to go on"),
         "own_offer_prompt": _("You may kong or win, or discard a tile to go on"),
+        "own_win_prompt": _("You may win by self-draw, or discard a tile to go on"),
+        "own_kong_prompt": _("You may kong, or discard a tile to go on"),
         "claim_prompt_tile": _("%(name)s discarded %(tile)s: claim it or pass"),
         "hand_over": _("The hand is over."),
         "other_payments": _("Other payments"),

@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
+from .packing import BASES, MAX_TILES, ORPHANS, SIMPLES_MASK, SIZES, pack, suit_keys
+from .xiangting import shanten
+
 __all__ = [
     "Decomposition",
     "Group",
@@ -40,11 +43,6 @@ __all__ = [
     "shanten",
     "waits",
 ]
-
-# 1m 9m 1p 9p 1s 9s and the seven honours.
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-
-_MAX_TILES = 14  # four sets and a pair: the largest concealed hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,41 +73,6 @@ def _group_order(g: Group) -> tuple:
 
 
 # --------------------------------------------------------------------------
-# Input checks and suit keys
-#
-# ``bytes(c)`` both checks the counts (0..255, else ValueError) and packs the
-# hand, one byte per kind, into one int ``K``: a suit's key is a slice of it,
-# and adding a tile of kind ``j`` of a suit is ``key + (1 << 8 * j)``.
-
-_SUIT_MASK = (1 << 72) - 1
-# bytes of 2..8 in each numbered suit: a hand holding any can't be orphans
-_SIMPLES_MASK = sum(255 << (8 * t) for t in range(27) if t % 9 not in (0, 8))
-_BASES = (0, 9, 18, 27)
-_SIZES = (9, 9, 9, 7)
-
-
-def _pack(c: Sequence[int], wilds: int) -> tuple[bytes, int, int]:
-    """(counts as bytes, packed counts, total tiles); rejects malformed input."""
-    try:
-        b = bytes(c)
-    except (TypeError, ValueError):
-        raise ValueError("a count vector holds ints in 0..255") from None
-    if len(b) != 34:
-        raise ValueError(f"a count vector has 34 entries, got {len(b)}")
-    if wilds < 0:
-        raise ValueError("wilds must not be negative")
-    return b, int.from_bytes(b, "little"), sum(b) + wilds
-
-
-def _keys(packed: int) -> tuple[int, int, int, int]:
-    return (
-        packed & _SUIT_MASK,
-        packed >> 72 & _SUIT_MASK,
-        packed >> 144 & _SUIT_MASK,
-        packed >> 216,
-    )
-
-
 # --------------------------------------------------------------------------
 # Per-suit wild needs: (sets only, sets and one pair)
 
@@ -249,13 +212,13 @@ def _exact_suit_waits(key: int, idx: int) -> tuple[int, ...]:
     found = _EXACT_WAITS.get((key, idx))
     if found is None:
         honor = idx == 3
-        present = [j for j, n in enumerate(key.to_bytes(_SIZES[idx], "little")) if n]
+        present = [j for j, n in enumerate(key.to_bytes(SIZES[idx], "little")) if n]
         # a group holding the new tile holds a real copy of it or a neighbour
         near = present if honor else {j + d for j in present for d in (-1, 0, 1)}
         found = _EXACT_WAITS[key, idx] = tuple(
-            _BASES[idx] + j
+            BASES[idx] + j
             for j in sorted(near)
-            if 0 <= j < _SIZES[idx] and _complete(key + (1 << (j << 3)), honor)
+            if 0 <= j < SIZES[idx] and _complete(key + (1 << (j << 3)), honor)
         )
     return found
 
@@ -280,11 +243,11 @@ def min_wilds_needed(c: Sequence[int], wilds: int = 0) -> int:
     ``wilds + e`` wilds form sets and one pair.  Raises ``ValueError`` for
     more than 14 real tiles.
     """
-    _, packed, total = _pack(c, wilds)
+    _, packed, total = pack(c, wilds)
     real = total - wilds
-    if real > _MAX_TILES:
-        raise ValueError(f"at most {_MAX_TILES} real tiles, got {real}")
-    need = _hand_need(_keys(packed))
+    if real > MAX_TILES:
+        raise ValueError(f"at most {MAX_TILES} real tiles, got {real}")
+    need = _hand_need(suit_keys(packed))
     x = max(need, wilds)
     # real + x must be 2 mod 3; need itself satisfies it, so step to that residue
     x += (2 - real - x) % 3
@@ -299,10 +262,10 @@ _ODD = bytes(n & 1 for n in range(256))  # bytes.translate table: count -> parit
 
 def is_standard_win(c: Sequence[int], wilds: int = 0) -> bool:
     """``3n + 2`` tiles (n <= 4) forming n sets (pungs or chows) and a pair."""
-    _, packed, total = _pack(c, wilds)
-    if total % 3 != 2 or total > _MAX_TILES:
+    _, packed, total = pack(c, wilds)
+    if total % 3 != 2 or total > MAX_TILES:
         return False
-    keys = _keys(packed)
+    keys = suit_keys(packed)
     if wilds:
         return _hand_need(keys) <= wilds
     # every suit complete, and exactly one of them (2 mod 3) holds the pair
@@ -314,14 +277,14 @@ def is_standard_win(c: Sequence[int], wilds: int = 0) -> bool:
 
 def is_seven_pairs(c: Sequence[int], wilds: int = 0) -> bool:
     """14 tiles in seven pairs; four of a kind is two pairs; wilds pair with anything."""
-    b, _, total = _pack(c, wilds)
+    b, _, total = pack(c, wilds)
     return total == 14 and b.translate(_ODD).count(1) <= wilds
 
 
 def is_thirteen_orphans(c: Sequence[int], wilds: int = 0) -> bool:
     """14 tiles: each terminal and honour once, one of them twice; wilds fill in."""
-    b, packed, total = _pack(c, wilds)
-    if total != 14 or packed & _SIMPLES_MASK:
+    b, packed, total = pack(c, wilds)
+    if total != 14 or packed & SIMPLES_MASK:
         return False
     # With 14 tiles, wilds == missing kinds + 1 - extra copies: extra <= 1 suffices.
     return sum(b) - (34 - b.count(0)) <= 1
@@ -397,7 +360,7 @@ def _waits(b: bytes, packed: int, wilds: int, seven_pairs: bool, thirteen_orphan
     if total % 3 != 1 or total > 13:
         raise ValueError(f"waits needs a 3n+1 hand of at most 13 tiles, got {total}")
     if wilds:
-        out = _standard_waits_wild(_keys(packed), wilds)
+        out = _standard_waits_wild(suit_keys(packed), wilds)
     else:
         plans = _WAITING_PLANS[n0 << 12 | n1 << 8 | n2 << 4 | n3]
         out = _planned_waits(packed, plans) if plans else []
@@ -405,15 +368,15 @@ def _waits(b: bytes, packed: int, wilds: int, seven_pairs: bool, thirteen_orphan
         # seven pairs: wilds enough for the odd counts but one (bit 0 of each byte)
         (seven_pairs and (packed & _LOW_BITS).bit_count() <= wilds + 1)
         # thirteen orphans: no simples
-        or (thirteen_orphans and not packed & _SIMPLES_MASK)
+        or (thirteen_orphans and not packed & SIMPLES_MASK)
     ):
-        orphans = thirteen_orphans and not packed & _SIMPLES_MASK
+        orphans = thirteen_orphans and not packed & SIMPLES_MASK
         return _special_waits(b, wilds, seven_pairs, orphans, out)
     return out
 
 
 def _planned_waits(packed: int, plans: tuple[tuple[int, tuple[int, ...]], ...]) -> list[int]:
-    keys = _keys(packed)
+    keys = suit_keys(packed)
     out: list[int] = []
     for target, others in plans:
         for idx in others:
@@ -462,14 +425,14 @@ def _wild_suit_waits(key: int, idx: int, delta: int) -> tuple[int, tuple[tuple[i
     if table is None:
         honor = idx == 3
         costs = []
-        for j in range(_SIZES[idx]):
+        for j in range(SIZES[idx]):
             n0, n1 = _need(key + (1 << (j << 3)), honor)
             costs.append(min(n0 + delta, n1))
         low = min(costs)
         table = _WILD_WAITS[key, idx, delta] = (
             low,
             tuple(
-                tuple(_BASES[idx] + j for j, cost in enumerate(costs) if cost <= budget)
+                tuple(BASES[idx] + j for j, cost in enumerate(costs) if cost <= budget)
                 for budget in range(low, max(costs) + 1)
             ),
         )
@@ -554,8 +517,8 @@ def decompositions(c: Sequence[int], wilds: int = 0) -> list[Decomposition]:
     ``kind="pung"``).  Readings differ when their multisets of groups differ
     (``wilds`` included).  Sorted by pair, then sets.
     """
-    _, packed, total = _pack(c, wilds)
-    if total % 3 != 2 or total > _MAX_TILES:
+    _, packed, total = pack(c, wilds)
+    if total % 3 != 2 or total > MAX_TILES:
         return []
     found = _DECOMPOSITIONS_MEMO.get((packed, wilds))
     if found is None:
@@ -571,7 +534,7 @@ def _suits_read(
     ``wilds``, the pair (if any) in ``pair_suit``."""
     partial: list[tuple[int, tuple[Group, ...]]] = [(0, ())]
     for idx in range(4):
-        readings = _suit_readings(keys[idx], _BASES[idx], idx == 3, idx == pair_suit, wilds)
+        readings = _suit_readings(keys[idx], BASES[idx], idx == 3, idx == pair_suit, wilds)
         partial = [
             (u1 + u2, g1 + g2) for u1, g1 in partial for u2, g2 in readings if u1 + u2 <= wilds
         ]
@@ -585,11 +548,11 @@ def set_readings(c: Sequence[int], wilds: int = 0) -> list[tuple[Group, ...]]:
     ``sets`` of the :func:`decompositions` of the hand with two wilds more whose pair is
     those two wilds, in the same order (``[]`` if none).  Cheaper than filtering those:
     no suit is tried for the pair, and the search has two wilds fewer."""
-    _, packed, total = _pack(c, wilds)
-    if total % 3 or total > _MAX_TILES - 2:
+    _, packed, total = pack(c, wilds)
+    if total % 3 or total > MAX_TILES - 2:
         return []
     result = set()
-    for used, groups in _suits_read(_keys(packed), wilds, None):
+    for used, groups in _suits_read(suit_keys(packed), wilds, None):
         sets = [*groups, *(Group("pung", None, 3) for _ in range((wilds - used) // 3))]
         sets.sort(key=_group_order)
         result.add(tuple(sets))
@@ -597,7 +560,7 @@ def set_readings(c: Sequence[int], wilds: int = 0) -> list[tuple[Group, ...]]:
 
 
 def _decompositions(packed: int, wilds: int) -> list[Decomposition]:
-    keys = _keys(packed)
+    keys = suit_keys(packed)
     if _hand_need(keys) > wilds:
         return []
     result: set[Decomposition] = set()
@@ -618,182 +581,3 @@ def _decompositions(packed: int, wilds: int) -> list[Decomposition]:
             sets.sort(key=_group_order)
             result.add(Decomposition(pair, tuple(sets)))
     return sorted(result, key=lambda d: (_group_order(d.pair), [_group_order(g) for g in d.sets]))
-
-
-# --------------------------------------------------------------------------
-# Shanten
-#
-# A frontier is a tuple of (pair, sets, partial sets) readings that no other
-# reading of the same tiles beats.  Frontiers are interned to small ids, so
-# merging two suits' frontiers and scoring the result memoise on pairs of ints.
-
-_FRONTIER_SUITED: dict[int, int] = {}
-_FRONTIER_HONOR: dict[int, int] = {}
-_FRONTIER_IDS: dict[tuple[tuple[int, int, int], ...], int] = {}
-_FRONTIERS: list[tuple[tuple[int, int, int], ...]] = []
-_MERGED: dict[tuple[int, int], int] = {}
-_VALUE: dict[tuple[int, int], int] = {}
-_HALF = bytes(n >> 1 for n in range(256))  # bytes.translate table: count -> pairs in it
-
-
-def _intern(entries: list[tuple[int, int, int]]) -> int:
-    """Id of the frontier of ``entries``: per pair flag, drop dominated readings.
-
-    (m', t') is at least as good as (m, t) when m' >= m and m' + t' >= m + t:
-    a partial set turned into a set never lowers ``2m + min(t, N - m)``, and
-    the order survives adding the same readings of other suits.
-    """
-    best: dict[tuple[int, int], int] = {}
-    for p, m, t in entries:
-        if best.get((p, m), -1) < t:
-            best[p, m] = t
-    kept = []
-    reach = {0: -1, 1: -1}  # the best m + t among kept readings with more sets
-    for p, m in sorted(best, reverse=True):
-        t = best[p, m]
-        if m + t > reach[p]:
-            kept.append((p, m, t))
-            reach[p] = m + t
-    frontier = tuple(reversed(kept))
-    fid = _FRONTIER_IDS.get(frontier)
-    if fid is None:
-        fid = _FRONTIER_IDS[frontier] = len(_FRONTIERS)
-        _FRONTIERS.append(frontier)
-    return fid
-
-
-def _suit_frontier(key: int, honor: bool) -> int:
-    """Frontier id of one suit's tiles.
-
-    The lowest tile either stays a single or starts a block: pung, chow, the
-    pair, a pair kept as a partial set, or a partial chow (adjacent or gapped).
-    """
-    memo = _FRONTIER_HONOR if honor else _FRONTIER_SUITED
-    fid = memo.get(key)
-    if fid is not None:
-        return fid
-    if key == 0:
-        memo[key] = fid = _intern([(0, 0, 0)])
-        return fid
-    low = ((key & -key).bit_length() - 1) >> 3
-    sh = low << 3
-    k = (key >> sh) & 255
-    out: list[tuple[int, int, int]] = []
-
-    def add(rest: int, dp: int, dm: int, dt: int) -> None:
-        for p, m, t in _FRONTIERS[_suit_frontier(rest, honor)]:
-            if p + dp <= 1:
-                out.append((p + dp, m + dm, t + dt))
-
-    add(key - (1 << sh), 0, 0, 0)
-    if k >= 3:
-        add(key - (3 << sh), 0, 1, 0)
-    if k >= 2:
-        add(key - (2 << sh), 1, 0, 0)
-        add(key - (2 << sh), 0, 0, 1)
-    if not honor:
-        c1 = (key >> (sh + 8)) & 255 if low < 8 else 0
-        c2 = (key >> (sh + 16)) & 255 if low < 7 else 0
-        if c1 and c2:
-            add(key - (1 << sh) - (1 << (sh + 8)) - (1 << (sh + 16)), 0, 1, 0)
-        if c1:
-            add(key - (1 << sh) - (1 << (sh + 8)), 0, 0, 1)
-        if c2:
-            add(key - (1 << sh) - (1 << (sh + 16)), 0, 0, 1)
-    memo[key] = fid = _intern(out)
-    return fid
-
-
-def _merge(a: int, b: int) -> int:
-    """Frontier id of two suits' tiles taken together (at most one pair)."""
-    fid = _MERGED.get((a, b))
-    if fid is None:
-        fid = _MERGED[a, b] = _intern(
-            [
-                (p1 + p2, m1 + m2, t1 + t2)
-                for p1, m1, t1 in _FRONTIERS[a]
-                for p2, m2, t2 in _FRONTIERS[b]
-                if p1 + p2 <= 1
-            ]
-        )
-    return fid
-
-
-def _value(fid: int, n_sets: int) -> int:
-    """Max of ``2m + min(t, N - m) + p`` over a frontier (m <= N for any real hand)."""
-    v = _VALUE.get((fid, n_sets))
-    if v is None:
-        v = _VALUE[fid, n_sets] = max(
-            2 * m + min(t, n_sets - m) + p for p, m, t in _FRONTIERS[fid] if m <= n_sets
-        )
-    return v
-
-
-def shanten(
-    c: Sequence[int], wilds: int = 0, *, seven_pairs: bool = True, thirteen_orphans: bool = False
-) -> int:
-    """向听: -1 winning (3n + 2 tiles), 0 ready, k = k more useful tiles to be ready.
-
-    Targets ``total // 3`` sets and a pair.  Each wild counts as a perfect
-    tile, so ``shanten(c, W) == max(floor, shanten of c with W dead slots - W)``
-    where floor is -1 for ``3n + 2`` hands and 0 for ``3n + 1`` ones.  Seven
-    pairs and thirteen orphans are considered only for 13 and 14 tiles.  Tile
-    availability (a fifth copy) is ignored, as wilds make it possible.
-    Raises ``ValueError`` unless the hand has ``3n + 1`` or ``3n + 2`` tiles
-    (at most 14).
-    """
-    b, packed, total = _pack(c, wilds)
-    if total % 3 == 0 or total > _MAX_TILES:
-        raise ValueError(f"shanten needs a 3n+1 or 3n+2 hand of at most 14 tiles, got {total}")
-    floor = -1 if total % 3 == 2 else 0
-    n_sets = total // 3
-    get = _FRONTIER_SUITED.get
-    k0 = packed & _SUIT_MASK
-    k1 = packed >> 72 & _SUIT_MASK
-    k2 = packed >> 144 & _SUIT_MASK
-    k3 = packed >> 216
-    f0 = get(k0)
-    if f0 is None:
-        f0 = _suit_frontier(k0, False)
-    f1 = get(k1)
-    if f1 is None:
-        f1 = _suit_frontier(k1, False)
-    f2 = get(k2)
-    if f2 is None:
-        f2 = _suit_frontier(k2, False)
-    f3 = _FRONTIER_HONOR.get(k3)
-    if f3 is None:
-        f3 = _suit_frontier(k3, True)
-    a = _MERGED.get((f0, f1))
-    if a is None:
-        a = _merge(f0, f1)
-    d = _MERGED.get((f2, f3))
-    if d is None:
-        d = _merge(f2, f3)
-    whole = _MERGED.get((a, d))
-    if whole is None:
-        whole = _merge(a, d)
-    v = _VALUE.get((whole, n_sets))
-    if v is None:
-        v = _value(whole, n_sets)
-    best = 2 * n_sets - v - wilds
-    if best <= floor:
-        return floor
-    if total >= 13 and (seven_pairs or thirteen_orphans):
-        real = total - wilds
-        # Both shapes: shanten = real - 1 - kept (14 tiles) or real - kept (13),
-        # where kept is the most real tiles the shape can use.
-        adjust = 1 if total == 14 else 0
-        if seven_pairs:
-            pairs = min(sum(b.translate(_HALF)), 7)
-            kept = 2 * pairs + min(real - 2 * pairs, 7 - pairs)
-            best = min(best, real - adjust - kept)
-        if thirteen_orphans:
-            kinds = dup = 0
-            for t in ORPHANS:
-                if b[t]:
-                    kinds += 1
-                    if b[t] > 1:
-                        dup = 1
-            best = min(best, real - adjust - kinds - dup)
-    return max(best, floor)

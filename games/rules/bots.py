@@ -23,14 +23,14 @@ from __future__ import annotations
 
 from . import tiles as T
 from .engine import legal_actions
-from .heuristics import _shanten, isolation, isolation_in, shape_counts  # noqa: F401
+from .heuristics import counts_shanten, isolation_in, shape_counts
 from .state import HandState
 from .variants.registry import get_variant
 
 
 def hand_shanten(s: HandState, seat: int, tiles) -> int:
     c, wilds = shape_counts(s, seat, tiles)
-    return _shanten(c, wilds, not s.melds[seat])
+    return counts_shanten(c, wilds, not s.melds[seat])
 
 
 def _seen(s: HandState) -> list[int]:

@@ -141,11 +141,14 @@ def _parse(request: Any):
     except (UnknownVariant, OptionsError) as e:
         raise RequestError(str(e)) from None
 
-    # The indicator may be a flower (a season or plant makes its set wild), and wild
-    # flowers are held like any wild: only flowers that are not wild belong in 'flowers'.
+    # The indicator is a tile of the variant's set: a flower only where the set has
+    # flowers (a season or plant makes its set wild), and wild flowers are held like any
+    # wild: only flowers that are not wild belong in 'flowers'.
     wild = request.get("wild")
     if wild is not None:
         wild = _one_tile(wild, "wild", flowers=True)
+        if wild not in variant.wall_tiles(opts):
+            raise RequestError(f"wild: {T.to_str(wild)} is not a tile of {variant.key}")
     wilds = variant.wild_kinds_for(wild, opts) if wild is not None else frozenset()
     hand = _hand_tiles(request["hand"], "hand", wilds)
     win_tile = _one_tile(request["win_tile"], "win_tile", wilds=wilds)
@@ -168,7 +171,7 @@ def _parse(request: Any):
 
     missing_suit = request.get("missing_suit")
     if missing_suit is not None:
-        if missing_suit not in T.SUIT_LETTER_TO_INDEX:
+        if not isinstance(missing_suit, str) or missing_suit not in T.SUIT_LETTER_TO_INDEX:
             raise RequestError(f"missing_suit must be m, p or s, got {missing_suit!r}")
         missing_suit = T.SUIT_LETTER_TO_INDEX[missing_suit]
 

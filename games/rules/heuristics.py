@@ -58,6 +58,6 @@ def _shape_counts(variant: str, indicator, rules, suit, tiles) -> tuple[tuple[in
 
 
 @lru_cache(maxsize=65536)
-def _shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
+def counts_shanten(c: tuple[int, ...], wilds: int, seven_pairs: bool) -> int:
     """``analysis.shanten`` of a count tuple, remembered (bots ask it many times a move)."""
     return analysis.shanten(c, wilds, seven_pairs=seven_pairs)

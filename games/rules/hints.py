@@ -23,7 +23,7 @@ from .state import HandState
 from .variants import get_variant
 
 
-def _seen(s: HandState, seat: int) -> list[int]:
+def seen_by(s: HandState, seat: int) -> list[int]:
     """Copies of each kind this seat can see."""
     seen = [0] * T.NUM_TILES
     for t in s.hands[seat]:
@@ -50,7 +50,7 @@ def _waits(s: HandState, seat: int, hand: list[int], seen: list[int]) -> list[di
         fan = None
         for win_type in ("discard", "self_draw"):
             ctx = v.win_context(s, seat, list(hand), t, win_type, frozenset())
-            fan = _fan(v.key, ctx, s.rules)
+            fan = win_total(v.key, ctx, s.rules)
             if fan is not None:
                 break
         if fan is None:
@@ -68,7 +68,7 @@ def _kinds(counts: bytes, wilds: int, open_hand: bool) -> list[int]:
 
 
 @lru_cache(maxsize=65536)
-def _fan(variant: str, ctx, rules) -> int | None:
+def win_total(variant: str, ctx, rules) -> int | None:
     """The variant's score of this win (None: no win).  Kept per process: scoring is a
     pure function of the win's context and the rules, and a seat's waits are asked
     again at every action of the hand while its tiles stay the same."""
@@ -82,7 +82,7 @@ def hints(s: HandState, seat: int | None) -> dict | None:
     if s.left[seat]:
         return None
     hand = s.hands[seat]
-    seen = _seen(s, seat)
+    seen = seen_by(s, seat)
     if len(hand) % 3 == 1:
         return {"waits": _waits(s, seat, hand, seen)}
     if s.phase == "play" and s.turn == seat and len(hand) % 3 == 2:

@@ -129,7 +129,7 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _deal(record) -> tuple[HandState, list]:
+def dealt(record) -> tuple[HandState, list]:
     """The dealt state of a finished hand's record and its action entries (unchecked)."""
     if not isinstance(record, dict):
         raise RecordError("a hand record is a JSON object")
@@ -215,7 +215,7 @@ def check_record(record) -> dict:
     with ``"seq"`` when one action is at fault.  Never raises."""
     n = 0
     try:
-        state, actions = _deal(record)
+        state, actions = dealt(record)
         for n, entry in enumerate(actions, 1):
             state, _, seat, _, result = _step(state, entry, n)
             if result is not None:
@@ -282,7 +282,7 @@ def frames(record) -> list[dict]:
     events (``seat``, ``tile``, ``win_type``, ``items`` — the score items —, ``total`` …),
     which ``view.players[k].won`` also keeps from then on.  Raises :class:`RecordError`
     (a ValueError) on a record that does not replay; ``check_record`` says why in full."""
-    state, actions = _deal(record)
+    state, actions = dealt(record)
     out = [
         {
             "seq": 0,

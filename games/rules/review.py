@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from . import tiles as T
 from .engine import apply, legal_actions
-from .heuristics import _shanten, shape_counts
-from .record import RecordError, _deal
-from .strong import Table, _pung_shanten, choose, seat_state
+from .heuristics import counts_shanten, shape_counts
+from .record import RecordError, dealt
+from .strong import choose, pung_shanten
+from .valuation import Table, seat_state
 
 # How much more dangerous (expected points lost) a discard must be to be named so.
 _DANGER_GAP = 0.25
@@ -32,7 +33,7 @@ _DANGER_GAP = 0.25
 def review(record, seat: int) -> list[dict]:
     if seat not in range(4):
         raise ValueError("seat must be 0..3")
-    state, actions = _deal(record)
+    state, actions = dealt(record)
     out = []
     for n, entry in enumerate(actions, 1):
         if not isinstance(entry, dict):
@@ -119,8 +120,8 @@ def _why_discard(table: Table, played: int, best: int) -> dict:
         rest.remove(t)
         c, w = shape_counts(m, seat, rest)
         seven = table.seven and not m.melds[seat]
-        sh = _shanten(c, w, seven)
-        facts[t] = (sh, table._acceptance(c, w, sh, seven), table.danger(t), _pung_shanten(c, w))
+        sh = counts_shanten(c, w, seven)
+        facts[t] = (sh, table.acceptance(c, w, sh, seven), table.danger(t), pung_shanten(c, w))
     (sh_p, acc_p, danger_p, pung_p), (sh_b, acc_b, danger_b, pung_b) = facts[played], facts[best]
     name_p, name_b = T.to_str(played), T.to_str(best)
     if danger_p - danger_b > _DANGER_GAP * table.base_points:

@@ -125,6 +125,9 @@ def _enter(room_id, session, channel: str):
     user = auth.get_user(SimpleNamespace(session=session)) if session is not None else None
     if user is None or not user.is_authenticated:
         return None, None, None, 0, None
+    # A user at their cap (a reconnect loop, a flood) is refused for the price of one
+    # read, before the room is looked up or anything is written.
+    limits.check_sockets(user, lock=False)
     room_id, seat, delay = _access_now(room_id, user)
     if room_id is None or seat is False:
         return user, room_id, seat, delay, None

@@ -56,7 +56,7 @@ def hand_ended(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) 
         room.next_hand_at = now + timedelta(seconds=settings.GAME_NEXT_HAND_SECONDS)
     room.save(update_fields=["hands_played", "match", "status", "next_hand_at"])
     Seat.objects.filter(room=room, left=False).update(ready=False)
-    Seat.objects.filter(room=room, left=True).update(user=None, left=False, ready=False)
+    Seat.objects.filter(room=room, left=True).update(user=None, left=False, ready=False, auto=False)
 
 
 def announce_ended(room: Room, hand: Hand) -> None:

@@ -33,10 +33,13 @@ def lock_user(user) -> None:
     users.filter(pk=user.pk).values_list("pk").first()
 
 
-def check_sockets(user) -> None:
+def check_sockets(user, *, lock: bool = True) -> None:
     """Refuse one more table socket over ``GAME_MAX_SOCKETS``.  Call in the transaction
-    that writes the new socket's presence row: the user's row is locked to its end."""
-    lock_user(user)
+    that writes the new socket's presence row: the user's row is locked to its end.
+    ``lock`` False: a first look, one read, that refuses most sockets over the cap
+    before anything else is read or written for them (the locked look still decides)."""
+    if lock:
+        lock_user(user)
     since = timezone.now() - timedelta(seconds=settings.GAME_PRESENCE_TTL)
     open_now = Presence.objects.filter(user=user, seen_at__gte=since).count()
     if open_now >= settings.GAME_MAX_SOCKETS:

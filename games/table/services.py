@@ -251,14 +251,17 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
 
 
 @transaction.atomic
-def room_leave(*, room_id, user) -> Room:
+def room_leave(*, room_id, user, walked_out: bool = True) -> Room:
     """The one way out of a room (REST ``leave/`` and the socket's ``leave`` action).
 
     Mid-hand it is 逃跑: the variant's penalty is taken once, a bot plays the seat to the
     end of the hand, and the seat then opens for someone else.  Between hands or before
     the game it costs nothing and frees the seat at once.  Either way the player is out:
     no socket of theirs acts for the seat or sees its tiles again.  Where the variant says
-    leaving ends the game, the match ends with the hand (or at once between hands)."""
+    leaving ends the game, the match ends with the hand (or at once between hands).
+
+    ``walked_out`` False: put out by the room's club (removed, or they left it): the
+    same way out without the penalty, and the match goes on."""
     room = _lock_room(room_id)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
@@ -268,24 +271,33 @@ def room_leave(*, room_id, user) -> Room:
         return _hold_seat(room, seat)
     Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
+    ends_match = walked_out and get_variant(room.variant).leave_ends_match
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out = apply(state, seat.index, {"type": "leave"})
+        out = apply(state, seat.index, {"type": "leave"}) if walked_out else None
         if isinstance(out, Rejection):
             raise ServiceError(out.code, out.reason, 409)
         seat.left = True
         seat.ready = False
         seat.save(update_fields=["left", "ready"])
-        if get_variant(room.variant).leave_ends_match:
+        if ends_match:
             # This hand is the match's last (Ningbo: leaving ends the game).
             room.hands_total = room.hands_played + 1
             room.save(update_fields=["hands_total"])
-        _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+        if out is not None:
+            _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+        else:  # the seat is the bots' now: its clock is theirs
+            hand.deadlines.get("seats", {}).pop(str(seat.index), None)
+            set_deadlines(room, hand, state, seats, timezone.now())
+            hand.save(update_fields=["deadlines", "deadline_at"])
+            publish.hand_changed_on_commit(
+                room.pk, hand, [(state, [])], viewers=seat_viewers(seats), private=room.private
+            )
     elif room.status != Room.Status.FINISHED:
         seat.user = None
         seat.ready = False
         seat.save(update_fields=["user", "ready"])
-        if room.status == Room.Status.PLAYING and get_variant(room.variant).leave_ends_match:
+        if room.status == Room.Status.PLAYING and ends_match:
             room.status, room.next_hand_at = Room.Status.FINISHED, None
             room.save(update_fields=["status", "next_hand_at"])
         else:

@@ -168,6 +168,10 @@ async function setupCreate() {
     $("#btn-create").disabled = true;
     try {
       const room = await api("POST", "/api/rooms/", body);
+      // One click deals the hand: the player is ready as they sit, with their share of
+      // the deal's randomness drawn now, after the server committed to its seed (the
+      // commitment is on the hand's fairness panel), so no Ready dialog stands between.
+      await api("POST", `/api/rooms/${room.id}/ready/`, { client_seed: clientSeed() });
       location.href = `/rooms/${room.id}/`;
     } catch (e) {
       err.textContent = refusal(e);
@@ -178,6 +182,12 @@ async function setupCreate() {
 }
 
 const QUICK_KEY = "mh-quick-variant";
+
+/** 16 random bytes from Web Crypto as hex: this seat's share of the deal's randomness. */
+function clientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function lastQuickVariant() {
   try {
@@ -216,6 +226,10 @@ function setupQuick() {
         variant: v.key, rules: {}, hands: 8, private: true, bots: 3,
         discard_seconds: 15, claim_seconds: 8,
       });
+      // One click deals the hand: the player is ready as they sit, with their share of
+      // the deal's randomness drawn now, after the server committed to its seed (the
+      // commitment is on the hand's fairness panel), so no Ready dialog stands between.
+      await api("POST", `/api/rooms/${room.id}/ready/`, { client_seed: clientSeed() });
       location.href = `/rooms/${room.id}/`;
     } catch (e) {
       err.textContent = refusal(e);

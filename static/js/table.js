@@ -6,22 +6,26 @@
 // hand (the seat's tiles), actions (buttons, taps, keys, standing orders), result (the
 // dialog at a hand's end), room (header, seat list), timers, tools, events (call-outs),
 // variant_ui (what only some rule sets show), summary (the 大结算 when the match is over) and
-// talk (the dissolve vote and quick phrases). They call each other's functions (a part
-// that changes redraws another), so none calls another's functions at load: this file
-// starts the page once all of them are defined.
-import { setTileNames, tileLabel } from "./tiles.js";
-import { S, table, tileName } from "./table/state.js";
+// talk (the dissolve vote and quick phrases). Their imports point one way (hand < actions <
+// board < tools < room); the few calls up that order go through calls.js, whose functions
+// this file provides. None calls another's functions at load: this file starts the page once
+// all of them are defined.
+import { setTileNames } from "./tiles.js";
+import { S, tileName } from "./table/state.js";
 import { $ } from "./table/ui.js";
-import { connect, sync } from "./table/socket.js";
+import { connect } from "./table/socket.js";
 import { handle } from "./table/connection.js";
-import { installKeys } from "./table/actions.js";
+import { installKeys, onTileClick } from "./table/actions.js";
+import { provide } from "./table/calls.js";
+import { renderRoom } from "./table/room.js";
 import { installResult } from "./table/result.js";
 import { startTimers } from "./table/timers.js";
-import { installTools } from "./table/tools.js";
+import { installTools, setAuto } from "./table/tools.js";
 import { installSummary } from "./table/summary.js";
 import { installTalk } from "./table/talk.js";
 
 setTileNames(tileName);
+provide({ onTileClick, renderRoom, setAuto });
 installResult();
 startTimers();
 installKeys();
@@ -30,11 +34,4 @@ installSummary();
 installTalk();
 
 $("#my-hand").title = S.keys;
-window.__table = {
-  get state() { return table.state; },
-  get room() { return table.room; },
-  get handEnd() { return table.handEnd; },
-  tileLabel,
-  sync,
-};
 connect(handle);

@@ -3,8 +3,10 @@ Chromium.  A plugin of the whole suite (``tests/conftest.py``), so a test in any
 its process's one server.
 
 The server runs in a subprocess with its own SQLite file, so these tests talk to it over
-HTTP and WebSocket only (no django_db fixture).  Bots act fast (GAME_BOT_DELAY=0.05) and the
-between-hands timer is long, so a hand ends and waits for the player.
+HTTP and WebSocket only (no django_db fixture); a test that needs a chosen deal asks the
+server's test-only hooks (``tests.deals``, installed by the test settings).  Bots act fast
+(GAME_BOT_DELAY=0.05) and the between-hands timer is long, so a hand ends and waits for
+the player.
 """
 
 from __future__ import annotations
@@ -33,19 +35,8 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 
 
-class ServerURL(str):
-    """The server's base URL, also carrying its SQLite file: tests that rig a hand write to
-    it between two moves."""
-
-    db: Path
-
-    @property
-    def url(self) -> str:
-        return str(self)
-
-
 @pytest.fixture(scope="session")
-def table_server(live_server_url) -> ServerURL:
+def table_server(live_server_url) -> str:
     return live_server_url
 
 
@@ -80,9 +71,7 @@ def site(tmp: Path, name: str, app: str = SITE, **extra: str):
 def live_server_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     with site(tmp, "browser", GAME_NEXT_HAND_SECONDS="600", PYTHONUNBUFFERED="1") as server:
-        url = ServerURL(f"http://127.0.0.1:{server.port}")
-        url.db = tmp / "browser.sqlite3"
-        yield url
+        yield f"http://127.0.0.1:{server.port}"
 
 
 # Module scope, not session: the sync API runs an event loop in this thread while it is

@@ -9,14 +9,16 @@ import time
 from playwright.sync_api import expect
 
 from games.rules import commitment, default_client_seed
-from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
+from tests.browser.players import DESKTOP, PHONE, Frames, api, sign_up
 
 HEX32 = re.compile(r"^[0-9a-f]{32}$")
 
 
 def play_a_hand(page, base: str, variant: str) -> dict:
     """Open a private timer-less room with three bots, ready from the page (it sends the
-    browser's client seed), let 托管 play our seat, and return hand_end's payload."""
+    browser's client seed: the deal is the page's, not chosen), let 托管 play our seat, and
+    return hand_end's payload as the socket brought it."""
+    frames = Frames(page)
     r = api(
         page,
         "POST",
@@ -34,15 +36,16 @@ def play_a_hand(page, base: str, variant: str) -> dict:
     room_id = r["data"]["id"]
     page.goto(f"{base}/rooms/{room_id}/")
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
-    page.wait_for_function("() => window.__table.room !== null")
-    promised = page.evaluate("() => window.__table.room.next_commitment")
-    # Shown to the player before the deal.
-    expect(page.locator("#prestart-commitment")).to_have_attribute("data-commitment", promised)
+    # Shown to the player before the deal: the room's commitment, as the socket brought it.
+    shown = page.locator("#prestart-commitment")
+    expect(shown).to_have_attribute("data-commitment", re.compile(r"^[0-9a-f]{64}$"))
+    promised = frames.wait("room")["next_commitment"]
+    assert shown.get_attribute("data-commitment") == promised
     page.locator("#btn-ready").click()
     expect(page.locator("#btn-auto")).to_be_visible(timeout=15000)
     assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200
     expect(page.locator("#result[open]")).to_be_visible(timeout=120000)
-    end = page.evaluate("() => window.__table.handEnd")
+    end = frames.wait("hand_end")
     assert end["commitment"] == promised == commitment(end["server_seed"])
     # The room's Hands menu lists it as soon as it ends.
     item = page.locator(f'#room-hands-list a[href="/hands/{end["hand_id"]}/"]')

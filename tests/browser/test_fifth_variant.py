@@ -6,13 +6,12 @@ line, and the hand page re-deals it, all from the data the variant serves."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.fixtures import site
-from tests.browser.test_table import DESKTOP, play_step, sign_up
+from tests.browser.players import DESKTOP, Frames, autoplay, sign_up
 
 APP = "tests.variants.tuidaohu.asgi:application"
 KEY = "test_tuidaohu"
@@ -31,6 +30,7 @@ def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screen
     page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
     sign_up(page, base, "fifth")
 
     # The home page and the lobby offer it from the registry alone.
@@ -58,18 +58,11 @@ def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screen
     # Our own choice is shown at once on our plate; the others' once all have chosen.
     expect(page.locator('.plate[data-seat="0"] .lucky.lucky-p')).to_have_count(1)
     expect(page.locator(".plate .lucky")).to_have_count(4, timeout=15000)
-    assert page.evaluate("() => window.__table.state.phase") != "lucky_suit"
+    assert frames.wait("state")["phase"] != "lucky_suit"
 
     result = page.locator("#result[open]")
-    end = time.monotonic() + 120
-    while not result.count():
-        assert time.monotonic() < end, "the hand did not end"
-        try:
-            if not play_step(page):
-                page.wait_for_timeout(40)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            page.wait_for_timeout(40)
-    hand_end = page.evaluate("() => window.__table.handEnd")
+    autoplay(page, lambda: result.count() > 0, timeout=120)
+    hand_end = frames.wait("hand_end")
     wins = [w for w in hand_end.get("wins", []) if w]
     if wins:
         # Its result line: items in its own unit, as its data says ("pt", added).

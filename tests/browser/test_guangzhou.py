@@ -4,12 +4,13 @@ fan items and how 2^fan became each payment in the result."""
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import expect
 
-from tests.browser.test_hangzhou import sit_with_bots, step
-from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.players import DESKTOP, Frames, api, sign_up, table_room, win_at_once
+
+# A self-drawn win: 1-9 in 万, a pung and a pair in 筒.
+WIN = "123456789m55567p"
 
 
 def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, screenshots_dir):
@@ -18,31 +19,22 @@ def test_play_a_guangzhou_hand_to_the_settled_result(browser, live_server_url, s
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
     sign_up(page, base, "canton")
     page.goto(f"{base}/lobby/")
     expect(page.locator("#opt-variant option[value=guangzhou]")).to_have_count(1)
-    sit_with_bots(page, base, "guangzhou", hands=1)
-    expect(page.locator("#my-hand .tile").first).to_be_visible(timeout=15000)
+    room = table_room(page, base, "guangzhou")
+    win_at_once(page, base, room, WIN, "5p")
     # Every seat shows its wind (the dealer is East).
-    winds = page.evaluate("window.__table.state.players.map(p => p.wind)")
-    assert sorted(winds) == [0, 1, 2, 3]
+    assert sorted(p["wind"] for p in frames.state["players"]) == [0, 1, 2, 3]
     expect(page.locator("#room-streak")).to_contain_text("Round wind E")
 
-    result = page.locator("#result[open]")
-    end = time.monotonic() + 180
-    while not result.count():
-        assert time.monotonic() < end, "the hand did not end"
-        try:
-            kind = step(page, chow=True)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            kind = None
-        if kind is None:
-            page.wait_for_timeout(50)
-    dialog = page.locator("#result")
+    dialog = page.locator("#result[open]")
+    expect(dialog).to_be_visible(timeout=15000)
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
-    if dialog.get_attribute("data-result-reason") == "win":
-        expect(dialog.locator(".result-item").first).to_contain_text("fan")
-        expect(dialog.locator(".result-explain").first).to_contain_text("2^")
+    assert dialog.get_attribute("data-result-reason") == "win"
+    expect(dialog.locator(".result-item").first).to_contain_text("fan")
+    expect(dialog.locator(".result-explain").first).to_contain_text("2^")
     page.screenshot(path=str(screenshots_dir / "guangzhou-result-1280x800.png"))
     assert not errors, errors
     context.close()

@@ -4,11 +4,21 @@ the buttons, and the hand ends in the result dialog with its multipliers and pay
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_table import DESKTOP, api, sign_up
+from games.rules import tiles as T
+from tests.browser.players import (
+    DESKTOP,
+    Frames,
+    api,
+    autoplay,
+    deal_where,
+    rig,
+    shown,
+    sign_up,
+    table_room,
+)
 
 
 def sit_with_bots(page: Page, base: str, variant: str, hands: int) -> int:
@@ -48,69 +58,68 @@ def step(page: Page, *, chow: bool) -> str | None:
     return None
 
 
+# Our first turn as the dealer, rigged so that the seat before ours throws 5m for our 46m:
+# we throw 7z; every other seat is ready on a tile nobody throws (1 and 2 on the last of
+# their honours, 3 on 9s) and holds nothing to claim with, so each throws what it draws:
+# 7z, 7z, then 5m from the seat before ours.  After the chow we throw 3s and wait on
+# 3s/6s; three lone 9m later we draw 6s.
+CHOW = {
+    0: "46m123p456p22s345s7z",
+    1: "111s888s222z333z4z",
+    2: "888p999p444z555z6z",
+    3: "123p456p789s9s111z",
+}
+CHOW_FRONT = "7z7z5m9m9m9m6s"
+
+
 def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
     base = live_server_url
     context = browser.new_context(viewport=DESKTOP, locale="zh-CN")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
     sign_up(page, base, "hang")
-    page.goto(f"{base}/lobby/")
-    sit_with_bots(page, base, "hangzhou", hands=6)
+    room = table_room(page, base, "hangzhou", hands=6)
+    used = {T.to_str(t) for h in CHOW.values() for t in T.parse(h)}
+    deal_where(page, base, room, lambda s: s.dealer == 0 and T.to_str(s.indicator) not in used)
 
     # Everyone sees the indicator and the wild kinds; wild faces carry the mark.
     expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15000)
     expect(page.locator("#room-wild .tile.wild").first).to_be_visible()
-    wild = page.evaluate("window.__table.state.wild_kinds")
+    wild = frames.state["wild_kinds"]
     assert wild and page.locator(f'#room-wild .tile.wild[data-tile="{wild[:2]}"]').count()
     page.screenshot(path=str(screenshots_dir / "hangzhou-table-1280x800.png"))
 
-    chowed = False
-    end = time.monotonic() + 240
-    while time.monotonic() < end:
-        if page.locator("#result[open]").count():
-            if chowed:
-                break
-            # A hand without a chow offer: on to the next one.
-            ready = page.locator("#btn-result-ready")
-            if ready.count() and ready.is_visible():
-                ready.click()
-            page.wait_for_timeout(200)
-            continue
-        try:
-            kind = step(page, chow=not chowed)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            kind = None
-        if kind == "chi":
-            # The claim window closes on our chow, or on a bot's pung or win that outranks it.
-            page.wait_for_function(
-                "() => { const s = window.__table.state;"
-                " return (s.players[s.seat].melds || []).some(m => m.kind === 'chi')"
-                " || !s.claim || s.phase === 'ended'; }",
-                timeout=10000,
-            )
-            if not page.evaluate(
-                "(window.__table.state.players[window.__table.state.seat].melds || [])"
-                ".some(m => m.kind === 'chi')"
-            ):
-                continue
-            expect(page.locator("#my-melds .meld-chi").first).to_be_visible()
-            page.screenshot(path=str(screenshots_dir / "hangzhou-chow-1280x800.png"))
-            chowed = True
-        if kind is None:
-            page.wait_for_timeout(50)
-    assert chowed, "no chow was offered in six hands"
+    rig(base, room["id"], CHOW, front=CHOW_FRONT, drawn="7z")
+    page.reload()
+    expect(page.locator('#my-hand .tile[data-tile="7z"]')).to_have_count(1)
+    discard(page, "7z")
+    chow = page.locator('#actions button[data-type="chi"]')
+    expect(chow).to_be_visible(timeout=15000)
+    chow.first.click()
+    expect(page.locator("#my-melds .meld-chi")).to_have_count(1)
+    page.screenshot(path=str(screenshots_dir / "hangzhou-chow-1280x800.png"))
+    discard(page, "3s")
+    result = page.locator("#result[open]")
+    autoplay(page, lambda: result.count() > 0, timeout=30)
     dialog = page.locator("#result")
     expect(dialog.locator(".scores")).to_be_visible()
     # Settled: the running totals come with the settlement task.
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
-    if dialog.get_attribute("data-result-reason") == "win":
-        # Multipliers are shown as such, and how W × D became each payment.
-        expect(dialog.locator(".result-item").first).to_contain_text("×")
-        expect(dialog.locator(".result-explain").first).to_contain_text("W =")
-        expect(dialog.locator(".result-explain").first).to_contain_text("D =")
-    else:
-        expect(dialog.locator(".result-drawn")).to_contain_text("流局")
+    assert dialog.get_attribute("data-result-reason") == "win", shown(page)
+    # Multipliers are shown as such, and how W × D became each payment.
+    expect(dialog.locator(".result-item").first).to_contain_text("×")
+    expect(dialog.locator(".result-explain").first).to_contain_text("W =")
+    expect(dialog.locator(".result-explain").first).to_contain_text("D =")
     page.screenshot(path=str(screenshots_dir / "hangzhou-result-1280x800.png"))
     assert not errors, errors
     context.close()
+
+
+def discard(page: Page, tile: str) -> None:
+    """Throw ``tile`` as a player does: a tap picks it, a second tap throws it."""
+    mine = page.locator(f'#my-hand .tile[data-tile="{tile}"][data-legal="discard"]').first
+    mine.click()
+    page.locator(f'#my-hand .tile.selected[data-tile="{tile}"]').click()
+    expect(page.locator(f'#my-hand .tile[data-tile="{tile}"]')).to_have_count(0)

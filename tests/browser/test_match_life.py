@@ -7,31 +7,15 @@ match ended by a dissolve vote."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.browser.test_table import PHONE, api, sign_up
+from tests.browser.players import PHONE, Frames, api, sign_up
 
 FITS = (Path(__file__).parent / "page_fits_width.js").read_text()
 PNG = b"\x89PNG\r\n\x1a\n"
-# Between hands (nothing in play, the match not over) the page readies its seat; true once
-# the match is over.  With both humans on 托管 one ready deals the next hand.
-READY_BETWEEN_HANDS = """() => {
-  const t = window.__table;
-  const r = t.room;
-  if (!r) return false;
-  if (r.status === "finished") return true;
-  const inPlay = t.state && t.state.phase !== "ended";
-  if (!inPlay && !window.__readying) {
-    const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-    window.__readying = fetch(`/api/rooms/${r.id}/ready/`, {method: "POST",
-      headers: {"X-CSRFToken": token}}).finally(() => { window.__readying = null; });
-  }
-  return false;
-}"""
-
-
 def club_table(browser, base, name, *, hands):
     """The owner's and the member's pages (phones, Chinese) at a club table with two bots
     (a preset with changes from the defaults), its first hand dealt; and the ids."""
@@ -39,6 +23,7 @@ def club_table(browser, base, name, *, hands):
     for who in (f"{name}o", f"{name}m"):
         context = browser.new_context(viewport=PHONE, locale="zh-CN", accept_downloads=True)
         page = context.new_page()
+        page.frames_seen = Frames(page)
         page.errors = []
         page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
         page.on("dialog", lambda d: d.accept())  # the dissolve confirmation
@@ -65,6 +50,22 @@ def club_table(browser, base, name, *, hands):
     for page in pages:
         expect(page.locator("#btn-auto")).to_be_visible(timeout=20_000)
     return contexts, owner, member, club["id"], room_id
+
+
+def ready_between_hands(page, room_id: int, *, timeout: float) -> None:
+    """Ready ``page``'s seat whenever no hand is in play, until the match is over (with
+    both humans on 托管 one ready deals the next hand), reading the table from the
+    socket's frames."""
+    end = time.monotonic() + timeout
+    readied = None
+    while page.frames_seen.room is None or page.frames_seen.room["status"] != "finished":
+        assert time.monotonic() < end, f"the match did not end in {timeout} s"
+        state = page.frames_seen.state
+        if state and state["phase"] == "ended" and readied != state["hand"]:
+            answer = api(page, "POST", f"/api/rooms/{room_id}/ready/")
+            assert answer["status"] == 200 or answer["data"]["code"] == "game_over", answer
+            readied = state["hand"]
+        page.wait_for_timeout(200)
 
 
 def save_summary_image(page, match_id):
@@ -102,10 +103,10 @@ def test_a_club_match_to_its_summary(browser, live_server_url, screenshots_dir):
     expect(owner.locator('#phrase-bubbles [data-phrase="party"]')).to_have_count(0)
     assert owner.evaluate("localStorage.getItem('mh-phrases-muted')") == "1"
 
-    # 托管 plays both seats; the page readies between hands until the match is over.
+    # 托管 plays both seats; the owner readies between hands until the match is over.
     for page in (owner, member):
         assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200
-    owner.wait_for_function(READY_BETWEEN_HANDS, polling=500, timeout=600_000)
+    ready_between_hands(owner, room_id, timeout=300)
 
     # The 大结算 comes up at every seat once the match is recorded.
     for page in (owner, member):

@@ -4,12 +4,13 @@ the hand ends in its settled result with the 台 written out."""
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import expect
 
-from tests.browser.test_hangzhou import sit_with_bots, step
-from tests.browser.test_table import DESKTOP, api, sign_up
+from tests.browser.players import DESKTOP, Frames, api, sign_up, table_room, win_at_once
+
+# A self-drawn win with 台 of its own (a pung of the east wind).
+WIN = "123m456p789s11122z"
 
 
 def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_dir):
@@ -18,49 +19,27 @@ def test_play_a_ningbo_hand_with_flowers(browser, live_server_url, screenshots_d
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
     sign_up(page, base, "ningbo")
-    page.goto(f"{base}/lobby/")
-    sit_with_bots(page, base, "ningbo", hands=4)
-    expect(page.locator("#room-wild .tile.indicator")).to_be_visible(timeout=15000)
+    room = table_room(page, base, "ningbo", hands=4)
 
-    flowers_seen = False
-    result = page.locator("#result[open]")
-    end = time.monotonic() + 240
-    while time.monotonic() < end:
-        # The state's laid-out flowers and the faces on the table, read at one instant.
-        total, shown = page.evaluate(
-            """() => {
-                const s = window.__table.state;
-                const n = s ? s.players.reduce(
-                    (a, p) => a + (p.flowers || "").replace(/[a-z]/g, "").length, 0) : 0;
-                return [n, document.querySelectorAll(".meld.flowers .tile.flower").length];
-            }"""
-        )
-        if total:
-            # Every laid-out flower is on the table, face up, beside its seat's melds.
-            assert shown == total, (shown, total)
-            if not flowers_seen:
-                page.screenshot(path=str(screenshots_dir / "ningbo-flowers-1280x800.png"))
-            flowers_seen = True
-        if result.count():
-            if flowers_seen:
-                break
-            page.locator("#btn-result-ready").click()  # no flower this hand: the next one
-            page.wait_for_timeout(300)
-            continue
-        try:
-            kind = step(page, chow=False)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            kind = None
-        if kind is None:
-            page.wait_for_timeout(50)
-    assert flowers_seen and result.count(), "no hand with a flower ended in time"
-    dialog = page.locator("#result")
+    # A deal with flowers laid out at once, and our first draw a win.
+    win_at_once(page, base, room, WIN, "2z", want=lambda s: any(s.flowers))
+    # The state's laid-out flowers and the faces on the table: every one face up, beside
+    # its seat's melds.
+    expect(page.locator("#room-wild .tile.indicator")).to_be_visible()
+    total = sum(len(re.sub("[a-z]", "", p.get("flowers") or "")) for p in frames.state["players"])
+    assert total > 0
+    expect(page.locator(".meld.flowers .tile.flower")).to_have_count(total)
+    page.screenshot(path=str(screenshots_dir / "ningbo-flowers-1280x800.png"))
+
+    dialog = page.locator("#result[open]")
+    expect(dialog).to_be_visible(timeout=15000)
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
-    if dialog.get_attribute("data-result-reason") == "win":
-        expect(dialog.locator(".result-item").first).to_contain_text("台")
-        total = dialog.locator(".result-total").first.inner_text()
-        assert total.endswith("台") and "封顶" not in total, total  # T = 1 + Σ台, no cap
+    assert dialog.get_attribute("data-result-reason") == "win"
+    expect(dialog.locator(".result-item").first).to_contain_text("台")
+    total = dialog.locator(".result-total").first.inner_text()
+    assert total.endswith("台") and "封顶" not in total, total  # T = 1 + Σ台, no cap
     page.screenshot(path=str(screenshots_dir / "ningbo-result-1280x800.png"))
     assert not errors, errors
     context.close()

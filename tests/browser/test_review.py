@@ -7,12 +7,14 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.test_table import DESKTOP, api, autoplay, sign_up
+from tests.browser.players import DESKTOP, Frames, api, autoplay, deal_where, sign_up
 
 
 def play_a_hand_by_hand(page, base: str) -> dict:
-    """A private timer-less Hangzhou room with three bots, the player's seat played from
-    the page (every claim passed, the last tile discarded) to the end; hand_end's payload."""
+    """A private timer-less Hangzhou room with three bots, dealt from a chosen seed, the
+    player's seat played from the page (every claim passed, the last tile discarded) to the
+    end; hand_end's payload as the socket brought it."""
+    frames = Frames(page)
     r = api(
         page,
         "POST",
@@ -29,10 +31,10 @@ def play_a_hand_by_hand(page, base: str) -> dict:
     assert r["status"] == 201, r
     page.goto(f"{base}/rooms/{r['data']['id']}/")
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
-    page.locator("#btn-ready").click()
+    deal_where(page, base, api(page, "GET", f"/api/rooms/{r['data']['id']}/")["data"])
     result = page.locator("#result[open]")
     autoplay(page, lambda: result.count() > 0, timeout=120)
-    return page.evaluate("() => window.__table.handEnd")
+    return frames.wait("hand_end")
 
 
 NUMERALS = "一二三四五六七八九"

@@ -3,81 +3,44 @@
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import Page, expect
 
-PASSWORD = "green-felt-8trs"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+from tests.browser.players import (
+    DESKTOP,
+    PHONE,
+    WINS,
+    Frames,
+    api,
+    autoplay,
+    deal_where,
+    play_step,
+    rig_first,
+    room_of,
+    sign_up,
+    table_room,
+)
+
+__all__ = ["DESKTOP", "PHONE", "api", "autoplay", "play_step", "sign_up"]
 
 
-def sign_up(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.locator("form.signup button[type=submit], form#signup_form button[type=submit]").or_(
-        page.locator("main form button[type=submit]")
-    ).first.click()
-    page.wait_for_load_state()
-    assert "/accounts/signup/" not in page.url, page.content()[:2000]
-
-
-def api(page: Page, method: str, url: str, body=None):
-    """Call the REST API from inside the page (session cookie + CSRF header)."""
-    return page.evaluate(
-        """async ([method, url, body]) => {
-            const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-            const res = await fetch(url, {method, credentials: "same-origin",
-              headers: {"Content-Type": "application/json", "X-CSRFToken": token},
-              body: body === null ? undefined : JSON.stringify(body)});
-            return {status: res.status, data: await res.json()};
-        }""",
-        [method, url, body],
-    )
-
-
-def play_step(page: Page) -> bool:
-    """Take one offered action from the DOM; prefer 胡, then 定缺, pass claims, else discard."""
-    for selector in (
-        '#actions button[data-type="hu"]',
-        '#actions button[data-type="ding_que"]',
-        '#actions button[data-type="pass"]',
-    ):
-        button = page.locator(selector)
-        if button.count():
-            button.first.click(timeout=2000)
-            return True
-    tiles = page.locator('#my-hand .tile[data-legal="discard"]')
-    if tiles.count():
-        tiles.last.click(timeout=2000)
-        page.locator("#my-hand .tile.selected").click(timeout=2000)
-        return True
-    return False
-
-
-def autoplay(page: Page, until, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while not until():
-        assert time.monotonic() < end, "the hand did not reach the expected point in time"
-        try:
-            if not play_step(page):
-                page.wait_for_timeout(40)
-        except Exception:  # the DOM re-rendered under the click: read it again
-            page.wait_for_timeout(40)
-
-
-def spectator_view(page: Page) -> tuple[list[dict], dict]:
-    """Each drawn hand's face-up and face-down tiles, with the state they were drawn from:
-    read in one evaluation, so no update can land between the two (bots keep playing)."""
-    return page.evaluate(
-        """() => [[...document.querySelectorAll('.hand[data-hand-seat]')].map(h => ({
+def spectator_view(page: Page, frames: Frames) -> tuple[list[dict], dict]:
+    """Each drawn hand's face-up and face-down tiles, and the state the socket last brought
+    (read while the table waits for its player, so nothing moves between the two)."""
+    hands = page.evaluate(
+        """() => [...document.querySelectorAll('.hand[data-hand-seat]')].map(h => ({
              seat: Number(h.dataset.handSeat), won: h.dataset.won === '1',
              faces: h.querySelectorAll('.tile.face, [data-tile]').length,
-             backs: h.querySelectorAll('.tile.back').length})), window.__table.state]"""
+             backs: h.querySelectorAll('.tile.back').length}))"""
     )
+    return hands, frames.state
+
+
+def waiting_for(page: Page) -> None:
+    """Wait until the table waits for this page's player (a choice on offer): the bots
+    stop there, so what others see holds still."""
+    offered = page.locator('#actions button, #my-hand .tile[data-legal="discard"]')
+    expect(offered.first).to_be_visible(timeout=15000)
 
 
 def discard_count(page: Page) -> int:
@@ -98,6 +61,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     expect(page.locator("#rule-mode")).to_be_visible()
     expect(page.locator("#rule-fan_cap-none")).to_have_count(1)  # nullable int: "no cap"
     page.screenshot(path=str(screenshots_dir / "lobby-1280x800.png"), full_page=True)
+    page.select_option("#rule-mode", '"plain"')  # the first win ends the hand
     page.check("#opt-private")
     page.check("#opt-no-timer")
     page.select_option("#opt-bots", "3")
@@ -105,50 +69,51 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
 
-    page.locator("#btn-ready").click()
+    deal_where(page, base, api(page, "GET", f"/api/rooms/{room_of(page)}/")["data"])
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
     # Dealer is East; winds are drawn relative to the dealer, and the next seat sits on the right.
     expect(page.locator(".seat-right .plate")).to_have_attribute("data-seat", "1")
     expect(page.locator(".seat-top .plate")).to_have_attribute("data-seat", "2")
     expect(page.locator(".seat-left .plate")).to_have_attribute("data-seat", "3")
 
-    result = page.locator("#result[open]")
-    autoplay(page, lambda: discard_count(page) >= 16 or result.count(), timeout=30)
-    if not result.count():
-        page.screenshot(path=str(screenshots_dir / "table-1280x800.png"))
-        phone = context.new_page()
-        phone.set_viewport_size(PHONE)
-        phone.goto(page.url)
-        expect(phone.locator("#my-hand .tile.face").first).to_be_visible()
-        phone.wait_for_timeout(300)
-        phone.screenshot(path=str(screenshots_dir / "table-390x844.png"))
-        overlaps = phone.evaluate(
-            """() => {
-              const boxes = [...document.querySelectorAll('.seat, .pool, .center')]
-                .map(e => [e.className, e.getBoundingClientRect()])
-                .filter(([, r]) => r.width && r.height);
-              const out = [];
-              for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-                const [a, r] = boxes[i], [b, s] = boxes[j];
-                if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1
-                    && s.top < r.bottom - 1) out.push([a, b, [r.left, r.right, r.top, r.bottom],
-                                   [s.left, s.right, s.top, s.bottom]]);
-              }
-              const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
-              return {out, wide};
-            }"""
-        )
-        assert overlaps == {"out": [], "wide": False}, overlaps
-        phone.close()
+    page.locator('#actions button[data-suit="s"]').click()
+    autoplay(page, lambda: discard_count(page) >= 16, timeout=40)
+    page.screenshot(path=str(screenshots_dir / "table-1280x800.png"))
+    phone = context.new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(page.url)
+    expect(phone.locator("#my-hand .tile.face").first).to_be_visible()
+    phone.wait_for_timeout(300)
+    phone.screenshot(path=str(screenshots_dir / "table-390x844.png"))
+    overlaps = phone.evaluate(
+        """() => {
+          const boxes = [...document.querySelectorAll('.seat, .pool, .center')]
+            .map(e => [e.className, e.getBoundingClientRect()])
+            .filter(([, r]) => r.width && r.height);
+          const out = [];
+          for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const [a, r] = boxes[i], [b, s] = boxes[j];
+            if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1
+                && s.top < r.bottom - 1) out.push([a, b, [r.left, r.right, r.top, r.bottom],
+                               [s.left, s.right, s.top, s.bottom]]);
+          }
+          const wide = document.documentElement.scrollWidth > window.innerWidth + 1;
+          return {out, wide};
+        }"""
+    )
+    assert overlaps == {"out": [], "wide": False}, overlaps
+    phone.close()
 
-    autoplay(page, lambda: result.count(), timeout=45)
-    dialog = page.locator("#result")
+    # At our next turn a self-drawn win is laid out: 胡 ends the hand.
+    ours = page.locator('#my-hand .tile[data-legal="discard"], #actions button[data-type="hu"]')
+    autoplay(page, lambda: ours.count() > 0, timeout=20)
+    rig_first(base, room_of(page), 0, WINS)
+    page.reload()
+    page.locator('#actions button[data-type="hu"]').click()
+    dialog = page.locator("#result[open]")
     expect(dialog.locator(".scores")).to_be_visible()
-    reason = dialog.get_attribute("data-result-reason")
-    if reason == "win":
-        expect(dialog.locator(".result-item").first).to_contain_text("番")
-    else:
-        expect(dialog.locator(".result-drawn")).to_contain_text("流局")
+    assert dialog.get_attribute("data-result-reason") == "win"
+    expect(dialog.locator(".result-item").first).to_contain_text("番")
     expect(dialog.locator(".scores tr.totals")).not_to_have_class(re.compile("pending"))
     page.screenshot(path=str(screenshots_dir / "result-1280x800.png"))
     expect(dialog.locator("#btn-result-ready")).to_be_visible()
@@ -167,32 +132,17 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     owner_ctx = browser.new_context(viewport=DESKTOP)
     owner = owner_ctx.new_page()
     sign_up(owner, base, "owner")
-    created = api(
-        owner,
-        "POST",
-        "/api/rooms/",
-        {
-            "variant": "sichuan",
-            "rules": {},
-            "hands": 4,
-            "private": False,
-            "bots": 3,
-            "discard_seconds": 30,
-            "claim_seconds": 20,
-        },
+    room = table_room(
+        owner, base, "sichuan", hands=4, private=False, discard_seconds=30, claim_seconds=20
     )
-    assert created["status"] == 201, created
-    room_id = created["data"]["id"]
-    owner.goto(f"{base}/rooms/{room_id}/")
-    owner.locator("#btn-ready").click()
-    autoplay(
-        owner,
-        lambda: discard_count(owner) >= 8 or owner.locator("#result[open]").count(),
-        timeout=30,
-    )
+    room_id = room["id"]
+    deal_where(owner, base, room)
+    autoplay(owner, lambda: discard_count(owner) >= 8, timeout=30)
+    waiting_for(owner)
 
     watch_ctx = browser.new_context(viewport=PHONE)
     watcher = watch_ctx.new_page()
+    frames = Frames(watcher)
     sign_up(watcher, base, "watcher")
     watcher.goto(f"{base}/lobby/")
     expect(watcher.locator(f'.room-card[data-room-id="{room_id}"]')).to_be_visible()
@@ -202,7 +152,7 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     expect(watcher.locator("#actions button")).to_have_count(0)
 
     watcher.wait_for_timeout(200)
-    hands, state = spectator_view(watcher)
+    hands, state = spectator_view(watcher, frames)
     assert state["seat"] is None
     assert sorted(h["seat"] for h in hands) == [0, 1, 2, 3]
     for h in hands:
@@ -226,27 +176,13 @@ def test_huan_san_zhang_by_clicking_three_tiles(browser, live_server_url):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
     sign_up(page, base, "swapper")
-    created = api(
-        page,
-        "POST",
-        "/api/rooms/",
-        {
-            "variant": "sichuan",
-            "rules": {"huan_san_zhang": True},
-            "hands": 1,
-            "private": True,
-            "bots": 3,
-            "discard_seconds": None,
-            "claim_seconds": None,
-        },
-    )
-    assert created["status"] == 201, created
-    page.goto(f"{base}/rooms/{created['data']['id']}/")
-    page.locator("#btn-ready").click()
+    room = table_room(page, base, "sichuan", rules={"huan_san_zhang": True})
+    deal_where(page, base, room)
     confirm = page.locator('#actions button[data-type="exchange"]')
     expect(confirm).to_be_disabled()  # nothing picked yet
-    state = page.evaluate("() => window.__table.state")
+    state = frames.state
     before = state["players"][state["seat"]]["hand"]
     pick = next(a for a in state["legal"] if a["type"] == "exchange")["tiles"]  # e.g. "139m"
     picked = [f"{d}{pick[-1]}" for d in pick[:-1]]
@@ -264,7 +200,7 @@ def test_huan_san_zhang_by_clicking_three_tiles(browser, live_server_url):
     confirm.click()
     # Once the bots have picked too, the exchange happens and 定缺 comes next.
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
-    after = page.evaluate("() => window.__table.state")
+    after = frames.state
     assert after["exchange_direction"] in {"clockwise", "counter_clockwise", "across"}
     mine = after["players"][after["seat"]]["hand"]
 

@@ -1,23 +1,30 @@
 """The table as a new player meets it, in Chromium at desktop and phone sizes.
 
-Hands are rigged by writing the server's hand snapshot between two moves (while the table
-waits for the player): the tiles are swapped with the wall and the other hands, so every
-tile is still somewhere once.  Screenshots of each view go to test-output/screenshots/.
+Hands are dealt from chosen seeds (we are the dealer) and rigged at our first turn through
+the test server's hook (``tests.deals``): our tiles are swapped with the wall and the other
+hands, so every tile is still somewhere once.  Screenshots of each view go to
+test-output/screenshots/.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from games.rules import tiles as T
-from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
+from tests.browser.players import (
+    DESKTOP,
+    PHONE,
+    Frames,
+    api,
+    deal_where,
+    rig,
+    sign_up,
+    table_room,
+)
 
 SIZES = {"1280x800": DESKTOP, "390x844": PHONE}
 HERE = Path(__file__).parent
@@ -53,117 +60,36 @@ def variant_text(page: Page, *path: str) -> str:
     )
 
 
-def table_state(page: Page) -> dict:
-    return page.evaluate("() => window.__table.state")
-
-
-def start_table(page: Page, base: str, username: str, *, rules=None, hands=1, seconds=None) -> int:
-    """A private Sichuan table with three bots, 定缺 条 chosen, waiting for our first discard.
-
-    A deal the dealer wins before anyone discards (天胡) gives no turn: then another table."""
+def start_table(page: Page, base: str, username: str, *, rules=None, hands=1, seconds=None):
+    """A private Sichuan table with three bots, dealt with us (seat 0) as the dealer, 定缺 条
+    chosen, waiting for our first discard; the room and what the socket brought."""
+    frames = Frames(page)
     sign_up(page, base, username)
-    for _ in range(3):
-        created = api(
-            page,
-            "POST",
-            "/api/rooms/",
-            {
-                "variant": "sichuan",
-                "rules": rules or {},
-                "hands": hands,
-                "private": True,
-                "bots": 3,
-                "discard_seconds": seconds,
-                "claim_seconds": seconds,
-            },
-        )
-        assert created["status"] == 201, created
-        room_id = created["data"]["id"]
-        page.goto(f"{base}/rooms/{room_id}/")
-        page.locator("#btn-ready").click()
-        page.locator('#actions button[data-suit="s"]').click()
-        if wait_for_my_discard(page):
-            return room_id
-    raise AssertionError("three deals in a row ended before our first turn")
+    room = table_room(
+        page,
+        base,
+        "sichuan",
+        rules=rules or {},
+        hands=hands,
+        discard_seconds=seconds,
+        claim_seconds=seconds,
+    )
+    deal_where(page, base, room)
+    page.locator('#actions button[data-suit="s"]').click()
+    expect(page.locator('#my-hand .tile[data-legal="discard"]').first).to_be_visible()
+    return room, frames
 
 
-def wait_for_my_discard(page: Page, timeout: float = 20) -> bool:
-    """Pass on any claim offered until it is our turn to discard (True), or the hand
-    ended first (False)."""
-    end = time.monotonic() + timeout
-    while not page.locator('#my-hand .tile[data-legal="discard"]').count():
-        if (table_state(page) or {}).get("phase") == "ended":
-            return False
-        if time.monotonic() > end:
-            page.screenshot(path="test-output/screenshots/no-turn.png")
-            raise AssertionError(f"our turn did not come: {table_state(page)}")
-        skip = page.locator('#actions button[data-type="pass"], #actions button[data-type="skip"]')
-        try:
-            if skip.count():
-                skip.first.click(timeout=1000)
-        except Exception:  # the bar re-rendered under the click
-            pass
-        page.wait_for_timeout(50)
-    return True
-
-
-def rig_my_turn(db: Path, room_id: int, choices: list[dict]) -> dict:
-    """Give the seat whose turn it is the first of ``choices`` (``hand``: 14 tiles,
-    ``drawn`` among them) whose tiles are all still hidden (its hand, the wall, the other
-    hands: the rivers are history), and return that choice.
-
-    Tiles it needs come from the wall or the other hands, which get its spare ones back."""
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        with con:
-            hand_id, raw = con.execute(
-                "SELECT id, state FROM games_hand WHERE room_id = ? ORDER BY number DESC LIMIT 1",
-                (room_id,),
-            ).fetchone()
-            st = json.loads(raw)
-            seat = st["turn"]
-            assert st["phase"] == "play" and len(T.parse(st["hands"][seat])) == 14, st["phase"]
-            mine = T.parse(st["hands"][seat])
-            places = {k: T.parse(st["hands"][k]) for k in range(4) if k != seat}
-            places["wall"] = [T.parse_one(t) for t in st["wall"]]
-            hidden = Counter(mine) + Counter(t for tiles in places.values() for t in tiles)
-            choice = next(c for c in choices if not Counter(T.parse(c["hand"])) - hidden)
-            want = T.parse(choice["hand"])
-            spare = list((Counter(mine) - Counter(want)).elements())
-            for t in (Counter(want) - Counter(mine)).elements():
-                where = next(k for k, tiles in places.items() if t in tiles)
-                places[where][places[where].index(t)] = spare.pop()
-            assert not spare
-            st["hands"][seat] = T.fmt(want)
-            for k in range(4):
-                if k != seat:
-                    st["hands"][k] = T.fmt(places[k])
-            st["wall"] = [T.to_str(t) for t in places["wall"]]
-            st["drawn"] = choice["drawn"]
-            con.execute("UPDATE games_hand SET state = ? WHERE id = ?", (json.dumps(st), hand_id))
-    finally:
-        con.close()
-    return choice
-
-
-# Ready after throwing the 定缺 tile (条): four sets and a pair-plus-two, in either suit.
-READY = [
-    {"hand": "123456789m5567p1s", "drawn": "1s", "waits": ["5p", "8p"], "other": "7p"},
-    {"hand": "123456789p5567m1s", "drawn": "1s", "waits": ["5m", "8m"], "other": "7m"},
-    {"hand": "123456789m2234p1s", "drawn": "1s", "waits": ["2p", "5p"], "other": "4p"},
-    {"hand": "123456789p2234m1s", "drawn": "1s", "waits": ["2m", "5m"], "other": "4m"},
-]
+# Ready after throwing the 定缺 tile (条): four sets and a pair-plus-two.
+READY = {"hand": "123456789m5567p1s", "drawn": "1s", "waits": ["5p", "8p"], "other": "7p"}
 # A self-drawn win, no 条 held.
-WINNING = [
-    {"hand": "123456789m55567p", "drawn": "5p"},
-    {"hand": "123456789p55567m", "drawn": "5m"},
-    {"hand": "123456789m22234p", "drawn": "2p"},
-    {"hand": "123456789p22234m", "drawn": "2m"},
-]
+WINNING = {"hand": "123456789m55567p", "drawn": "5p"}
 
 
-def resync(page: Page, tile: str, count: int) -> None:
-    page.evaluate("() => window.__table.sync()")
+def rigged(page: Page, base: str, room_id: int, choice: dict, tile: str, count: int) -> None:
+    """Our hand laid out as ``choice`` says, shown after a reload (``count`` of ``tile``)."""
+    rig(base, room_id, {0: choice["hand"]}, drawn=choice["drawn"])
+    page.reload()
     expect(page.locator(f'#my-hand .tile[data-tile="{tile}"]')).to_have_count(count)
 
 
@@ -184,12 +110,11 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    room_id = start_table(page, table_server.url, "hinter")
+    room, frames = start_table(page, table_server, "hinter")
     S = strings(page)
 
-    ready = rig_my_turn(table_server.db, room_id, READY)
-    waits, other = ready["waits"], ready["other"]
-    resync(page, "1s", 1)
+    waits, other = READY["waits"], READY["other"]
+    rigged(page, table_server, room["id"], READY, "1s", 1)
     expect(page.locator("#my-hand .tile.keeps-ready")).to_have_count(1)
     expect(page.locator('#my-hand .tile.keeps-ready[data-tile="1s"]')).to_have_count(1)
     expect(page.locator("#hint")).to_contain_text(S["hint_pick"])
@@ -206,7 +131,7 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     page.locator('#my-hand .tile[data-tile="1s"]').click()
     items = page.locator("#hint .wait")
     expect(items).to_have_count(2)
-    state = table_state(page)
+    state = frames.state
     shown = [(w.get_attribute("data-tile"), int(w.get_attribute("data-left"))) for w in items.all()]
     assert shown == [(w, unseen(state, w)) for w in waits], shown
     assert unseen(state, waits[0]) <= 2  # two of the four are our pair
@@ -228,7 +153,7 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
     expect(page.locator("#btn-auto-off")).to_be_visible()
 
     def played_for_us():
-        p = table_state(page)["players"][me]
+        p = frames.state["players"][me]
         return len(p["discards"]) >= 2 or p["melds"] or p["won"]
 
     end = time.monotonic() + 30
@@ -236,7 +161,7 @@ def test_hint_refused_tap_and_auto_play(browser, table_server, screenshots_dir):
         assert time.monotonic() < end, "托管 did not play our turn"
         page.wait_for_timeout(100)
     page.screenshot(path=str(screenshots_dir / "table-auto-play-1280x800.png"))
-    if table_state(page)["phase"] != "ended" and not table_state(page)["players"][me]["won"]:
+    if frames.state["phase"] != "ended" and not frames.state["players"][me]["won"]:
         page.locator("#btn-auto-off").click()
         expect(page.locator(f'.plate[data-seat="{me}"] .tag-auto')).to_have_count(0)
     assert not errors, errors
@@ -249,8 +174,8 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    room_id = start_table(
-        page, table_server.url, f"fit{size[:3]}", rules={"mode": "plain"}, hands=2, seconds=300
+    room, frames = start_table(
+        page, table_server, f"fit{size[:3]}", rules={"mode": "plain"}, hands=2, seconds=300
     )
     S = strings(page)
     expect(page.locator("#timer .timer-n")).to_be_visible()  # our clock, labelled
@@ -276,16 +201,20 @@ def test_table_and_result_fit_the_screen(browser, table_server, screenshots_dir,
     assert fits["tall"] <= 0, fits  # the whole table on one screen, no scrolling
 
     # A self-drawn win ends the hand (first win ends it): the result must fit too.
-    win = rig_my_turn(table_server.db, room_id, WINNING)
-    resync(page, win["drawn"], 3)
+    rigged(page, table_server, room["id"], WINNING, "5p", 3)
     hu = page.locator('#actions button[data-type="hu"]')
     try:
         expect(hu).to_be_visible(timeout=30_000)  # the click's own wait, as before
     except AssertionError:  # seen once, in a CI run: say what the table showed instead
-        st = table_state(page)
+        st = frames.state
         seen = {k: st.get(k) for k in ("v", "phase", "turn", "seat", "legal", "deadline")}
         mine = st["players"][st["seat"]]
-        raise AssertionError(f"no 胡 offered after the rig {win}: {seen}, ours {mine}") from None
+        raise AssertionError(
+            f"no 胡 offered after the rig {WINNING}: {seen}, ours {mine}"
+        ) from None
+    # Only the win is offered: the prompt says so (可以自摸), not "kong or win".
+    expect(page.locator("#prompt")).to_contain_text(S["own_win_prompt"])
+    page.screenshot(path=str(screenshots_dir / f"self-draw-offer-{size}.png"))
     hu.click()
     dialog = page.locator("#result[open]")
     expect(dialog).to_be_visible()
@@ -332,8 +261,8 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    sign_up(page, table_server.url, f"quick{size[:3]}")
-    page.goto(f"{table_server.url}/lobby/")
+    sign_up(page, table_server, f"quick{size[:3]}")
+    page.goto(f"{table_server}/lobby/")
     expect(page.locator("#rule-mode")).to_be_visible()  # the one rule shown
     expect(page.locator("#rule-base")).to_be_hidden()  # the others are folded away
     page.locator("#more-rules summary").click()
@@ -343,12 +272,13 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     assert all(h.inner_text().strip() for h in helps.all())
     page.screenshot(path=str(screenshots_dir / f"lobby-{size}.png"), full_page=True)
 
+    # One click deals the hand: no Ready dialog (nor its commitment) in between.
     page.locator("#btn-quick").click()
     page.wait_for_url(lambda url: "/rooms/" in url)
-    expect(page.locator(".prestart-seat")).to_have_count(4)
-    expect(page.locator(".prestart-seat .tag", has_text=strings(page)["bot"])).to_have_count(3)
-    page.locator("#btn-ready").click()
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
+    expect(page.locator("#btn-ready")).to_have_count(0)
+    bots = page.locator(".plate .tag", has_text=strings(page)["bot"])
+    assert bots.count() == 3, bots.all_inner_texts()
     page.locator("#menu-help summary").click()
     expect(page.locator("#help-panel")).to_be_visible()
     page.screenshot(path=str(screenshots_dir / f"help-{size}.png"))
@@ -360,9 +290,9 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
     page.locator("#menu-options summary").click()
     expect(page.locator("#opt-sound")).not_to_be_checked()  # sounds are off on a first visit
     page.screenshot(path=str(screenshots_dir / f"options-{size}.png"))
-    page.goto(f"{table_server.url}/leaderboards/sichuan/")
+    page.goto(f"{table_server}/leaderboards/sichuan/")
     page.screenshot(path=str(screenshots_dir / f"leaderboard-{size}.png"), full_page=True)
-    page.goto(f"{table_server.url}/accounts/profile/")
+    page.goto(f"{table_server}/accounts/profile/")
     page.screenshot(path=str(screenshots_dir / f"profile-{size}.png"), full_page=True)
     assert not errors, errors
     context.close()
@@ -372,7 +302,8 @@ def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
     """Three seconds to choose the missing suit, and no choice: the server chooses, and says so."""
     context = browser.new_context(viewport=DESKTOP, locale="en-US")
     page = context.new_page()
-    sign_up(page, table_server.url, "sleepy")
+    frames = Frames(page)
+    sign_up(page, table_server, "sleepy")
     created = api(
         page,
         "POST",
@@ -388,13 +319,14 @@ def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
         },
     )
     assert created["status"] == 201, created
-    page.goto(f"{table_server.url}/rooms/{created['data']['id']}/")
+    page.goto(f"{table_server}/rooms/{created['data']['id']}/")
     page.locator("#btn-ready").click()
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
     expect(page.locator("#timer .timer-n")).to_be_visible()  # our clock is shown, labelled
     words = variant_text(page, "setup", "1", "timeout", "text").split("%(suit)s")[0].strip()
     expect(page.locator(".toast", has_text=words)).to_be_visible(timeout=10_000)
-    assert table_state(page)["players"][table_state(page)["seat"]]["que"] is not None
+    expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(0)
+    assert frames.state["players"][frames.state["seat"]]["que"] is not None
     context.close()
 
 

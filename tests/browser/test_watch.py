@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.players import Frames, deal_where
 from tests.browser.test_table import (
     DESKTOP,
     PHONE,
@@ -16,6 +17,7 @@ from tests.browser.test_table import (
     discard_count,
     sign_up,
     spectator_view,
+    waiting_for,
 )
 
 
@@ -46,12 +48,14 @@ def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screensho
     assert private["status"] == 201, private
     private_id = private["data"]["id"]
 
-    owner.locator("#btn-ready").click()
+    deal_where(owner, base, api(owner, "GET", f"/api/rooms/{room_id}/")["data"])
     autoplay(owner, lambda: discard_count(owner) >= 4, timeout=30)
+    waiting_for(owner)  # the table holds still while the spectator looks
     expect(owner.locator("#room-watchers")).to_be_hidden()  # nobody watches yet
 
     watch_ctx = browser.new_context(viewport=PHONE, locale="en-GB")
     watcher = watch_ctx.new_page()
+    frames = Frames(watcher)
     watcher.on("pageerror", lambda e: errors.append(str(e)))
     sign_up(watcher, base, "railbird")
     watcher.goto(f"{base}/lobby/")
@@ -71,7 +75,8 @@ def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screensho
     expect(watcher.locator(".pool .tile").first).to_be_visible(timeout=10000)
     expect(watcher.locator("#actions button")).to_have_count(0)
     expect(watcher.locator("#prompt")).to_contain_text("You see it 1 s late.")
-    hands, state = spectator_view(watcher)
+    expect(watcher.locator(".pool .tile")).to_have_count(discard_count(owner))
+    hands, state = spectator_view(watcher, frames)
     assert state["seat"] is None and state["legal"] == []
     assert sorted(h["seat"] for h in hands) == [0, 1, 2, 3]
     for h in hands:

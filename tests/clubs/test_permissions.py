@@ -73,8 +73,8 @@ API = {
         None,
         {
             "owner": OK,
-            "manager": (403, "not_owner"),
-            "member": (403, "not_owner"),
+            "manager": OK,
+            "member": (403, "not_manager"),
             "outsider": (404, "no_club"),
             "anonymous": 403,
         },

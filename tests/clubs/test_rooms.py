@@ -222,7 +222,8 @@ def test_a_removed_player_is_closed_and_their_seat_played_for_them(people, club,
 
     async_to_sync(run)()
     seat = Seat.objects.get(room=room, user=people["member"])
-    assert seat.auto and not seat.left  # 托管, no penalty for leaving
+    assert seat.left and seat.bot_controlled  # a bot plays it to the hand's end
+    assert not Hand.objects.get(room=room).actions.filter(action__type="leave").exists()
 
 
 def test_a_removed_member_waiting_at_a_club_table_gives_up_the_seat(people, club, preset):
@@ -243,7 +244,7 @@ def test_a_removed_player_cannot_act_at_the_table_over_rest(client_for, people, 
         services.room_ready(room_id=room.pk, user=people[name])
     club_services.member_remove(club_id=club.pk, actor=people["owner"], user_id=people["member"].pk)
     seat = Seat.objects.get(room=room, user=people["member"])
-    assert seat.auto  # the club handed the seat to 托管
+    assert seat.left  # the club put them out: a bot plays the seat
     c = client_for(people["member"])
 
     take_back = c.post(f"/api/rooms/{room.pk}/auto/", {"auto": False}, format="json")
@@ -254,10 +255,10 @@ def test_a_removed_player_cannot_act_at_the_table_over_rest(client_for, people, 
 
     assert take_back.status_code == 403 and take_back.json()["code"] == "not_member"
     assert ready.status_code == 403 and ready.json()["code"] == "not_member"
-    assert act.value.code == "not_member"
+    assert act.value.code == "not_seated"  # the seat is the bots' to the hand's end
     assert detail.status_code == 404  # nor the room's join code
     seat.refresh_from_db()
-    assert seat.auto and not seat.ready
+    assert seat.left and not seat.auto and not seat.ready
     # Still in the club, the same doors answer.
     again = client_for(people["owner"]).post(f"/api/rooms/{room.pk}/auto/", {"auto": True})
     assert again.status_code == 200

@@ -22,6 +22,7 @@ from tests.live import choose, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 
 
 def cookie_for(user) -> bytes:
@@ -37,7 +38,7 @@ def ann_at_a_table(make_user, **room_options):
 
 def connect(room, cookie: bytes | None = None):
     """A communicator; compute ``cookie`` with cookie_for() outside the event loop."""
-    headers = [ORIGIN]
+    headers = [ORIGIN, HOST]
     if cookie is not None:
         headers.append((b"cookie", cookie))
     return WebsocketCommunicator(application, f"/ws/rooms/{room.pk}/", headers=headers)
@@ -135,12 +136,49 @@ def test_anonymous_and_foreign_origin_are_refused(make_user):
         comm = WebsocketCommunicator(
             application,
             f"/ws/rooms/{room.pk}/",
-            headers=[(b"origin", b"http://evil.example"), (b"cookie", ann_cookie)],
+            headers=[(b"origin", b"http://evil.example"), HOST, (b"cookie", ann_cookie)],
         )
         connected, _ = await comm.connect()
         assert not connected
 
     async_to_sync(run)()
+
+
+@pytest.mark.parametrize(
+    "origin, host, proto",
+    [
+        ("http://localhost:8081", "localhost", None),  # another port of the host
+        ("https://localhost", "localhost", None),  # another scheme
+        ("http://localhost", "localhost:8000", None),  # the socket came to another port
+        ("http://localhost", "localhost", "https"),  # the proxy says it came over TLS
+        ("https://localhost", "localhost", "http"),
+        ("http://localhost", "evil.example", None),  # a host the site is not
+        (None, "localhost", None),
+        ("http://localhost", None, None),
+    ],
+)
+def test_a_socket_from_another_origin_is_refused(make_user, settings, origin, host, proto):
+    """Scheme, host and port all count; the same page's socket opens."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    room, ann_cookie = ann_at_a_table(make_user)
+
+    def opens(origin, host, proto) -> bool:
+        headers = [(b"cookie", ann_cookie)]
+        for name, value in (("origin", origin), ("host", host), ("x-forwarded-proto", proto)):
+            if value is not None:
+                headers.append((name.encode(), value.encode()))
+        comm = WebsocketCommunicator(application, f"/ws/rooms/{room.pk}/", headers=headers)
+
+        async def run():
+            connected, _ = await comm.connect()
+            await comm.disconnect()
+            return connected
+
+        return async_to_sync(run)()
+
+    assert not opens(origin, host, proto)
+    assert opens("http://localhost:8081", "localhost:8081", None)
+    assert opens("https://localhost", "localhost", "https")
 
 
 def test_a_session_that_no_longer_holds_is_refused(make_user):
@@ -179,7 +217,7 @@ def test_private_room_refuses_strangers_and_missing_room_is_404(make_user):
     async def run():
         assert await refused(connect(room, bob_cookie)) == 4403
         comm = WebsocketCommunicator(
-            application, "/ws/rooms/999999/", headers=[ORIGIN, (b"cookie", bob_cookie)]
+            application, "/ws/rooms/999999/", headers=[ORIGIN, HOST, (b"cookie", bob_cookie)]
         )
         assert await refused(comm) == 4404
 
@@ -192,7 +230,7 @@ def test_a_room_id_no_primary_key_holds_or_not_an_id_closes_4404(make_user, raw)
 
     async def run():
         comm = WebsocketCommunicator(
-            application, f"/ws/rooms/{raw}/", headers=[ORIGIN, (b"cookie", bob_cookie)]
+            application, f"/ws/rooms/{raw}/", headers=[ORIGIN, HOST, (b"cookie", bob_cookie)]
         )
         assert await refused(comm) == 4404
 

@@ -9,13 +9,15 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from config.asgi import application
 from games.models import Presence, Room, Seat
 from games.table import services
-from tests.games.test_consumers import connect, cookie_for, drain
+from tests.games.test_consumers import HOST, ORIGIN, connect, cookie_for, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,3 +147,30 @@ def test_sockets_of_a_dead_server_stop_counting_after_the_presence_ttl(make_user
     stale = now - timedelta(seconds=settings.GAME_PRESENCE_TTL + 1)
     Presence.objects.filter(channel__startswith="dead-server!").update(seen_at=stale)
     assert async_to_sync(attempt)()["t"] == "room"
+
+
+def test_a_socket_over_the_cap_is_refused_before_its_room_is_looked_up(make_user):
+    """The cap is the first thing a signed-in handshake meets: at it, even a room that
+    does not exist, or one the user may not enter, answers "too many", and nothing is
+    written for the refused socket."""
+    ann, bob = make_user("ann"), make_user("bob")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3)
+    closed = services.room_create(owner=ann, variant="sichuan", private=True)
+    cookie = cookie_for(bob)
+    now = timezone.now()
+    Presence.objects.bulk_create(
+        Presence(room=room, user=bob, channel=f"open!{n}", seen_at=now)
+        for n in range(settings.GAME_MAX_SOCKETS)
+    )
+
+    async def attempt(path):
+        comm = WebsocketCommunicator(application, path, headers=[ORIGIN, HOST, (b"cookie", cookie)])
+        assert (await comm.connect())[0]
+        first = await comm.receive_json_from(timeout=10)
+        close = await comm.receive_output(timeout=5)
+        await comm.disconnect()
+        return first["d"]["code"], close["code"]
+
+    for path in ("/ws/rooms/999999/", f"/ws/rooms/{closed.pk}/", f"/ws/rooms/{room.pk}/"):
+        assert async_to_sync(attempt)(path) == ("too_many_sockets", 4429), path
+    assert presence_count(bob) == settings.GAME_MAX_SOCKETS

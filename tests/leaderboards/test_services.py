@@ -206,3 +206,41 @@ def test_the_tables_settlement_shows_the_same_rating_moves(players, make_hand):
     unrated = make_hand([-1, 3, 0, -2], hands_total=1)
     ratings_update_for_hand(unrated.pk)
     assert settled_payload(unrated)["ratings"] == []
+
+
+def test_switching_a_club_board_counts_the_hands_already_played(players, make_hand, bot):
+    from clubs.services import club_create
+    from leaderboards.models import ClubRating
+
+    def board():
+        return {r.user_id: (r.mu, r.sigma, r.hands, r.wins) for r in ClubRating.objects.all()}
+
+    club = club_create(owner=players[0], name="Tea").club
+    with_bot = [players[0].pk, players[1].pk, players[2].pk, bot.pk]
+    for hand in (
+        make_hand([6, -6, 2, -2], winners=[0, 2], club=club),
+        make_hand([-3, 3, 0, 0], winners=[1], hands_total=4, club=club),  # short: unrated
+        make_hand([2, 0, -2, 0], winners=[0], seats=with_bot, club=club),  # a bot: unrated
+    ):
+        ratings_update_for_hand(hand.pk)
+    rated_only = board()
+    assert rated_only[players[0].pk][2:] == (1, 1)
+
+    services.club_board_set(club_id=club.pk, actor=players[0], counts_unrated=True)
+
+    # As if the club had counted every hand from the start.
+    after_two = rate(rate([default_skill()] * 4, [6, -6, 2, -2]), [-3, 3, 0, 0])
+    after_three = rate([*after_two[:3], default_skill()], [2, 0, -2, 0])
+    counted = board()
+    assert counted[players[0].pk][:2] == pytest.approx(after_three[0])
+    assert counted[players[0].pk][2:] == (3, 2)
+    assert counted[players[3].pk][:2] == pytest.approx(after_two[3])
+    assert counted[bot.pk][2:] == (1, 0)
+
+    services.club_board_set(club_id=club.pk, actor=players[0], counts_unrated=False)
+
+    back = board()
+    assert back.keys() == rated_only.keys()
+    for user_id, (mu, sigma, hands, wins) in rated_only.items():
+        assert back[user_id][:2] == pytest.approx((mu, sigma))
+        assert back[user_id][2:] == (hands, wins)

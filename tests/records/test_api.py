@@ -151,7 +151,7 @@ def test_club_csv_has_one_row_per_player_per_match(club, people, client_for, who
     r = client_for(people[who]).get(f"/api/clubs/{club.pk}/matches/?format=csv")
     assert r.status_code == 200
     assert r["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(r.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
     assert len(rows) == 8
     assert [int(row["match"]) for row in rows] == [mine.pk] * 4 + [old.pk] * 4
     first = rows[0]
@@ -164,7 +164,29 @@ def test_club_csv_has_one_row_per_player_per_match(club, people, client_for, who
     filtered = client_for(people[who]).get(
         f"/api/clubs/{club.pk}/matches/?format=csv&member={people['member'].pk}"
     )
-    assert len(list(csv.DictReader(io.StringIO(filtered.content.decode())))) == 4
+    assert len(list(csv.DictReader(io.StringIO(filtered.content.decode("utf-8-sig"))))) == 4
+
+
+def test_club_csv_opens_in_excel_as_utf8(club, people, client_for):
+    """Excel takes a file for UTF-8 only with a byte-order mark; the columns stay as they were."""
+    _club_matches(club, people)
+    r = client_for(people["owner"]).get(f"/api/clubs/{club.pk}/matches/?format=csv")
+    assert r.content.startswith(b"\xef\xbb\xbf")
+    text = r.content.decode("utf-8-sig")
+    assert text.splitlines()[0].split(",") == [
+        "match",
+        "variant",
+        "club",
+        "room",
+        "started_at",
+        "ended_at",
+        "ended_by",
+        "seat",
+        "user_id",
+        "name",
+        "is_bot",
+        "total",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -123,3 +123,56 @@ def test_reading_invite_pages_counts_against_the_join_limits(club, room, make_us
     assert client.get(f"/invite/club/{club.invite_code}/")["Location"] == "/clubs/"
     assert client.get("/invite/room/AAAAAA/").status_code == 404
     assert client.get(f"/invite/room/{room.code}/")["Location"] == "/lobby/"
+
+
+# --- an invite opened while signed out ---------------------------------------------------
+
+
+def test_a_club_invite_survives_signing_up_through_the_headers_button(club, sign_up):
+    client = _client()
+    invite = f"/invite/club/{club.invite_code}/"
+    asked = client.get(invite)
+    assert asked.status_code == 302 and asked["Location"].startswith("/accounts/login/")
+
+    # The header's Sign up button carries no next: the session keeps the invite.
+    for page in ("/accounts/login/", "/accounts/signup/"):
+        client.cookies["django_language"] = "en"
+        html = client.get(page).content.decode()
+        assert f"You were invited to the club “{club.name}”" in html
+    client.cookies["django_language"] = "zh-hans"
+    assert f"你被邀请加入亲友圈“{club.name}”" in client.get("/accounts/signup/").content.decode()
+
+    signed_up = sign_up(client, "newbie")
+    assert signed_up.status_code == 302 and signed_up["Location"] == invite
+    assert club.name in client.get(invite).content.decode()
+    assert "invited-to" not in client.get("/accounts/signup/").content.decode()
+
+
+def test_a_club_invite_survives_logging_in_through_the_headers_button(club, people, password):
+    client = _client()
+    invite = f"/invite/club/{club.invite_code}/"
+    client.get(invite)
+
+    logged_in = client.post(
+        "/accounts/login/", {"login": people["outsider"].username, "password": password}
+    )
+
+    assert logged_in.status_code == 302 and logged_in["Location"] == invite
+    client.post(invite)
+    assert Membership.objects.filter(club=club, user=people["outsider"]).exists()
+
+
+def test_a_room_invite_survives_signing_up(room, sign_up):
+    client = _client()
+    invite = f"/invite/room/{room.code}/"
+    client.get(invite)
+    client.cookies["django_language"] = "en"
+    assert room.code in client.get("/accounts/signup/").content.decode()
+
+    assert sign_up(client, "newbie")["Location"] == invite
+
+
+def test_a_signed_out_visitor_learns_nothing_from_a_wrong_code(club):
+    client = _client()
+    assert client.get("/invite/club/NOPE2345/").status_code == 404
+    assert "invited-to" not in client.get("/accounts/signup/").content.decode()

@@ -17,7 +17,7 @@ from games.rules.bots import choose_action
 from games.rules.duel import duel
 from games.rules.rng import DealSeeds
 from games.rules.simulate import play_hand
-from games.rules.strong import Table, seat_state
+from games.rules.valuation import Table, seat_state
 
 VARIANTS = ("sichuan", "hangzhou", "guangzhou", "ningbo")
 

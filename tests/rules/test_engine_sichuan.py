@@ -59,6 +59,26 @@ def test_yi_pao_duo_xiang_and_xuezhan_to_three_winners():
     assert s.result["deltas"] == [-17, 1, 8, 8]
 
 
+def test_di_hu_after_another_players_self_drawn_win():
+    """first_draw is broken by a claim (chow, pung, kong), not by another player's win."""
+    s = rig(
+        [
+            "1s1m4m7m2p5p8p3m6m9m1p4p7p9p",  # 0: dealer, 定缺 s: throws 1s first
+            "123m456m789m11p46m",  # 1: waits 5m
+            "123p456p789p22m46p",  # 2: waits 5p
+            "2345678s3m3p5p8m8p",  # 3: waits on nothing
+        ],
+        que="ssss",
+        front="5m5p",
+    )
+    s = act(s, 0, "discard", tile="1s")
+    s = act(s, 1, "hu")
+    assert s.won[1]["items"] == [{"id": "di_hu", "value": 6}]
+    s = act(s, 2, "hu")
+    assert s.won[2]["win_type"] == "self_draw"
+    assert s.won[2]["items"] == [{"id": "di_hu", "value": 6}] and s.won[2]["total"] == 4
+
+
 def test_xuezhan_winner_is_out_and_hand_shown():
     s = rig(DEAL, que=QUE, front="9s")
     s = act(s, 0, "discard", tile="5p")
@@ -171,14 +191,16 @@ def _direct_kong_then_flower(rules=None):
     return s
 
 
-def test_gang_shang_hua_after_direct_kong_by_default_everyone_pays():
+def test_gang_shang_hua_after_direct_kong_by_default_the_kong_giver_pays_alone():
+    """Seed 004 §5(4): 别人打牌，引杠，再杠上花，算引杠者点炮."""
     s = _direct_kong_then_flower()
-    assert paid(s, "hu") == [(0, 1, 4), (2, 1, 4), (3, 1, 4)]
-
-
-def test_dian_gang_hua_discarder_makes_the_kong_giver_pay_alone():
-    s = _direct_kong_then_flower({"dian_gang_hua": "discarder"})
+    assert s.rules.dian_gang_hua == "discarder"
     assert paid(s, "hu") == [(0, 1, 4)]
+
+
+def test_dian_gang_hua_zimo_makes_everyone_pay():
+    s = _direct_kong_then_flower({"dian_gang_hua": "zimo"})
+    assert paid(s, "hu") == [(0, 1, 4), (2, 1, 4), (3, 1, 4)]
 
 
 def test_direct_kong_pay_two():

@@ -99,6 +99,25 @@ def test_optional_fields_accepted():
     assert answer["win"] is True
 
 
+def test_a_repeated_multiplier_is_one_item_with_the_product():
+    """Three consecutive 财飘: ``cai_piao`` is listed once at 2 × 2 × 2."""
+    answer = evaluate(
+        req(
+            variant="hangzhou",
+            hand="123p456p789p123s1m",
+            win_tile="9s",
+            win_type="self_draw",
+            wild="1m",
+            cai_piao=3,
+        )
+    )
+    assert answer == {
+        "win": True,
+        "items": [{"id": "bao_tou", "value": 2}, {"id": "cai_piao", "value": 8}],
+        "total": 16,
+    }
+
+
 def test_main_evaluate_prints_one_line():
     code, parsed, raw = run_main(json.dumps(req()))
     assert code == 0
@@ -154,6 +173,43 @@ def test_errors(request_, words):
     answer = evaluate(request_)
     assert set(answer) == {"error"}
     assert words in answer["error"]
+
+
+@pytest.mark.parametrize("flower", ["1f", "5f", "8f"])
+def test_a_flower_is_no_hangzhou_indicator(flower):
+    """Hangzhou's 136 tiles have no flowers: naming one as the 财神 indicator is bad input."""
+    code, answer, _ = run_main(
+        json.dumps(
+            req(
+                variant="hangzhou",
+                hand="123p456p789p123s1m",
+                win_tile="9s",
+                win_type="self_draw",
+                wild=flower,
+            )
+        )
+    )
+    assert code == 2
+    assert answer == {"error": f"wild: {flower} is not a tile of hangzhou"}
+
+
+def test_a_flower_is_a_ningbo_indicator():
+    """Ningbo's set has flowers: a season indicator makes the four seasons wild."""
+    answer = evaluate(
+        req(
+            variant="ningbo",
+            hand="123m456m789m123p2f",
+            win_tile="5p",
+            win_type="self_draw",
+            wild="1f",
+            rules={"min_tai": 0},
+        )
+    )
+    assert answer == {
+        "win": True,
+        "items": [{"id": "zi_mo", "value": 1}, {"id": "ping_hu", "value": 1}],
+        "total": 3,
+    }
 
 
 def test_bad_tile_message_names_the_character():

@@ -220,6 +220,37 @@ def test_a_special_hand_ignores_additions_and_the_cap():
     assert gz("555z666z77z123m99s", "7z", rules={"cap": 1})["total"] == 5
 
 
+@pytest.mark.parametrize(
+    ("hand", "win", "count"),
+    [
+        # 大三元 5 against 碰碰胡 1 + 混一色 1 + 自摸 1 + 三元刻 3 = 6
+        ("555z666z777z111m9m", "9m", {"dui_dui_hu": 1, "hun_yi_se": 1, "zi_mo": 1, "jian_ke": 3}),
+        # 字一色 6 against 碰碰胡 1 + 小三元 2 + 自摸 1 + 门风 1 + 圈风 1 + 三元刻 2 = 8
+        (
+            "111z222z555z666z7z",
+            "7z",
+            {
+                "dui_dui_hu": 1,
+                "xiao_san_yuan": 2,
+                "zi_mo": 1,
+                "men_feng": 1,
+                "quan_feng": 1,
+                "jian_ke": 2,
+            },
+        ),
+    ],
+)
+def test_a_raised_cap_takes_the_count_when_it_scores_more(hand, win, count):
+    def at(cap):
+        return gz(hand, win, "self_draw", seat_wind="E", round_wind="S", rules={"cap": cap})
+
+    special = at(3)
+    assert len(special["items"]) == 1 and special["items"][0]["id"] in {"da_san_yuan", "zi_yi_se"}
+    assert at(special["total"])["items"] == special["items"]  # a tie keeps the special hand
+    raised = at(13)
+    assert items(raised) == count and raised["total"] == sum(count.values()) > special["total"]
+
+
 def test_several_special_hands_take_the_largest_only():
     # 字一色 (6) beats 大三元 (5); 大四喜 and 字一色 tie at 6: the first in the table.
     assert items(gz("555z666z777z111z2z", "2z")) == {"zi_yi_se": 6}

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from games.rules import awaited, events_for, legal_actions, new_hand, next_match, settle, view
 from games.rules import tiles as T
 from games.rules.bots import choose_action
-from games.rules.engine import Rejection, _replace_dealt_bonus_tiles, apply
+from games.rules.engine import Rejection, apply
 from games.rules.explain import explain_wins
 from games.rules.match import MatchState
 from games.rules.rng import DealSeeds, SeedStream
 from games.rules.simulate import check_invariants, play_hand, tile_census
+from games.rules.turns import replace_dealt_bonus_tiles
 from games.rules.variants import get_variant
 
 from .rig import act, ok, paid, rig
@@ -127,7 +128,7 @@ def test_bu_hua_after_the_deal_chains_until_no_hand_holds_a_flower():
         "89m2468s1357p237z",
     ]
     s = nb(hands, back="2f4m7f8m9m")
-    _replace_dealt_bonus_tiles(s)
+    replace_dealt_bonus_tiles(s)
     # From the dealer on: 1f→2f (again a flower), 5f→4m, 6f→7f (again); then 2f→8m, 7f→9m.
     assert [T.fmt(f) for f in s.flowers] == ["12f", "5f", "67f", ""]
     assert T.parse_one("8m") in s.hands[0] and T.parse_one("9m") in s.hands[2]

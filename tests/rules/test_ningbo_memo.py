@@ -16,8 +16,11 @@ from games.rules.model import Meld, WinContext
 from games.rules.rng import DealSeeds
 from games.rules.simulate import play_hand
 from games.rules.variants import get_variant
+from games.rules.variants.ningbo import bounds as nb
+from games.rules.variants.ningbo import readings as nr
 from games.rules.variants.ningbo import tai as nt
 from games.rules.variants.ningbo import variant as nv
+from games.rules.variants.ningbo import wilds as nw
 from games.rules.variants.ningbo.options import TAI_DEFAULTS
 
 NINGBO = get_variant("ningbo")
@@ -43,7 +46,7 @@ def wins(draw):
             "tai_values": values,
         }
     )
-    wild = sorted(nt.wild_kinds(indicator, opts))
+    wild = sorted(nw.wild_kinds(indicator, opts))
     if draw(st.booleans()):
         pairs = draw(st.lists(st.integers(0, T.NUM_KINDS - 1), min_size=7, max_size=7))
         sets, melds, tiles = [], [], [k for p in pairs for k in (p, p)]
@@ -82,10 +85,10 @@ def wins(draw):
 def test_the_bound_is_never_below_the_best_reading_and_reaches_agrees_with_score(case):
     ctx, opts = case
     result = nt.score(ctx, opts)
-    assert nt.reaches_min_tai(ctx, opts) == result.win
+    assert nb.reaches_min_tai(ctx, opts) == result.win
     tai = result.extra.get("tai")
     if tai is not None:
-        assert nt._tai_bound(ctx, opts) >= tai
+        assert nb.tai_bound(ctx, opts) >= tai
 
 
 def _plain(win_type: str, **kw) -> WinContext:
@@ -105,19 +108,19 @@ def test_the_bound_refuses_a_plain_hand_short_of_min_tai():
     # Four chows and a pair, two waits, self-drawn with no wild: 自摸 + 硬胡 + 平胡 = 3.
     opts = NINGBO.resolve_options({})
     ctx = _plain("self_draw", wild=T.parse_one("5z"))
-    assert nt._tai_bound(ctx, opts) < opts.min_tai
+    assert nb.tai_bound(ctx, opts) < opts.min_tai
     assert nt.score(ctx, opts).extra["refused"] == "min_tai"
 
 
 def test_each_memo_is_bounded():
     memos = [
-        nt._wild_kinds,
-        nt._split_wilds_by,
+        nw.wild_kinds_by,
+        nw.split_wilds_by,
         nt._score,
-        nt._groups_holding,
-        nt._hand_waits,
-        nt._rest_readings,
-        nt._set_rest_readings,
+        nr._groups_holding,
+        nw.hand_waits,
+        nr._rest_readings,
+        nr._set_rest_readings,
     ]
     for memo in memos:
         assert memo.cache_parameters()["maxsize"] is not None, memo
@@ -128,9 +131,9 @@ def test_each_memo_is_bounded():
 def test_each_readings_tai_is_the_sum_of_its_items(case):
     # The scorer weighs the readings by ``_tai`` and lists the items of the best alone.
     ctx, opts = case
-    fixed = nt._fixed_tai(ctx, opts)
-    for reading in nt._readings(ctx, opts):
-        assert nt._tai(reading, fixed) == nt._items(reading)[1]
+    fixed = nt.fixed_tai(ctx, opts)
+    for reading in nr.win_readings(ctx, opts):
+        assert nt.tai_of(reading, fixed) == nt._items(reading)[1]
 
 
 @st.composite
@@ -156,7 +159,7 @@ def rests(draw):
 
 
 def _concrete(groups):
-    return list(nt._concrete_sets(groups))
+    return list(nr._concrete_sets(groups))
 
 
 @settings(max_examples=300, deadline=None)
@@ -166,7 +169,7 @@ def test_the_remembered_rest_readings_are_the_decompositions(case):
     # of 3n + 2 tiles every way, and a rest of 3n tiles as sets alone, i.e. the readings
     # of it with two wilds more whose pair is those two wilds.
     c, wilds = case
-    assert nt._rest_readings(c, wilds) == tuple(
+    assert nr._rest_readings(c, wilds) == tuple(
         (sets, d.pair.tile)
         for d in analysis.decompositions(list(c), wilds)
         for sets in _concrete(d.sets)
@@ -176,7 +179,7 @@ def test_the_remembered_rest_readings_are_the_decompositions(case):
         rest = list(c)
         rest[pair] -= 2
         for w in range(wilds + 1):
-            assert nt._set_rest_readings(tuple(rest), w) == tuple(
+            assert nr._set_rest_readings(tuple(rest), w) == tuple(
                 sets
                 for d in analysis.decompositions(rest, w + 2)
                 if d.pair.tile is None
@@ -196,9 +199,9 @@ def test_a_remembered_score_hands_each_caller_its_own_extra():
 
 def test_split_wilds_gives_a_list_the_caller_may_change():
     opts = NINGBO.resolve_options({})
-    c, wilds = nt.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts)
+    c, wilds = nw.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts)
     c[0] = 7
-    assert nt.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts) == (
+    assert nw.split_wilds(T.parse("1m1m5z"), T.parse_one("5z"), opts) == (
         [2] + [0] * (T.NUM_KINDS - 1),
         1,
     )
@@ -209,8 +212,8 @@ def test_split_wilds_gives_a_list_the_caller_may_change():
 def test_the_bounds_of_several_waits_at_once_are_each_waits_own(case, kinds):
     ctx, opts = case
     kinds = [ctx.win_tile, *kinds]
-    assert nt.tai_bounds(ctx, opts, kinds) == [
-        nt._tai_bound(replace(ctx, win_tile=k), opts) for k in kinds
+    assert nb.tai_bounds(ctx, opts, kinds) == [
+        nb.tai_bound(replace(ctx, win_tile=k), opts) for k in kinds
     ]
 
 
@@ -221,10 +224,10 @@ def test_the_bots_wait_check_agrees_with_reading_every_likely_wait(case, tries):
     # "does one of its likeliest waits win with enough 台?", answered with the bounds
     # first and, here, by reading each of those waits.
     ctx, opts = case
-    c, wilds = nt.split_wilds(ctx.hand, ctx.wild, opts)
+    c, wilds = nw.split_wilds(ctx.hand, ctx.wild, opts)
     waits = analysis.waits(c, wilds, seven_pairs=opts.qi_dui and not ctx.melds)
     likeliest = sorted(waits, key=lambda k: (c[k], k))[:tries]
-    slow = any(nt.reaches_min_tai(replace(ctx, win_tile=k), opts) for k in likeliest)
+    slow = any(nb.reaches_min_tai(replace(ctx, win_tile=k), opts) for k in likeliest)
     assert nv._wait_wins.__wrapped__(ctx, opts, tries) == slow
 
 
@@ -259,7 +262,7 @@ def test_ready_by_shanten_is_ready_by_waits(case, seven):
     # The basic bot's Ningbo plan reads "this discard leaves the hand ready" as 向听 0
     # (the memo the generic choice fills too) where it once listed the waits.
     c, wilds = case
-    assert (heuristics._shanten(tuple(c), wilds, seven) == 0) == bool(
+    assert (heuristics.counts_shanten(tuple(c), wilds, seven) == 0) == bool(
         analysis.waits(c, wilds, seven_pairs=seven)
     )
 
@@ -272,9 +275,9 @@ def test_ready_by_shanten_is_ready_by_waits(case, seven):
     st.booleans(),
 )
 def test_the_remembered_hand_waits_are_the_waits_of_the_split(tiles, indicator, mode, seven):
-    c, wilds = nt._split_wilds_by.__wrapped__(tuple(tiles), indicator, mode)
+    c, wilds = nw.split_wilds_by.__wrapped__(tuple(tiles), indicator, mode)
     fresh = tuple(analysis.waits(list(c), wilds, seven_pairs=seven))
-    assert nt._hand_waits(tuple(tiles), indicator, mode, seven) == fresh
+    assert nw.hand_waits(tuple(tiles), indicator, mode, seven) == fresh
 
 
 def _refused_in_full(state, seat, hand, tile, win_type, flags):

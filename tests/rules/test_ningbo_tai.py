@@ -11,7 +11,7 @@ from games.rules import tiles as T
 from games.rules.evaluate import evaluate
 from games.rules.variants import get_variant
 from games.rules.variants.ningbo.options import TAI_DEFAULTS
-from games.rules.variants.ningbo.tai import next_kind, wild_kinds
+from games.rules.variants.ningbo.wilds import next_kind, wild_kinds
 
 
 def ev(hand, win, win_type="discard", *, melds=(), rules=None, **kw):

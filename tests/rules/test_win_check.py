@@ -1,5 +1,5 @@
-"""The engine's fast win check (``_completes``: a lookup in the hand's remembered
-waits) gives the same answer as the full shape test (``_quick_win``) it stands in for,
+"""The engine's fast win check (``wins.completes``: a lookup in the hand's remembered
+waits) gives the same answer as the full shape test (``quick_win``) it stands in for,
 for every seat, every tile and every state of random playouts in every variant."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.rules import DealSeeds, apply, awaited, get_variant, legal_actions, new_hand
 from games.rules.bots import choose_action
-from games.rules.engine import _completes, _quick_win
+from games.rules.wins import completes, quick_win
 
 from .test_playouts import VARIANT_RULES
 
@@ -28,13 +28,13 @@ def _agree(state) -> int:
             for t in sorted(set(hand)):
                 rest = list(hand)
                 rest.remove(t)
-                fast = _completes(state, seat, rest, t)
-                assert fast == _quick_win(state, seat, hand), (state.variant, hand, t)
+                fast = completes(state, seat, rest, t)
+                assert fast == quick_win(state, seat, hand), (state.variant, hand, t)
                 wins += fast
         elif len(hand) % 3 == 1:
             for t in kinds:
-                fast = _completes(state, seat, hand, t)
-                assert fast == _quick_win(state, seat, [*hand, t]), (state.variant, hand, t)
+                fast = completes(state, seat, hand, t)
+                assert fast == quick_win(state, seat, [*hand, t]), (state.variant, hand, t)
                 wins += fast
     return wins
 

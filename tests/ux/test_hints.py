@@ -108,7 +108,7 @@ def _pass_claims(state):
 )
 def test_the_kept_scores_give_the_hints_scoring_afresh_gives(variant, seed, cut):
     """A seat's waits are found and scored once per process (``hints._kinds``, keyed by
-    its tiles; ``hints._fan``, by the win's context and the rules): the hints are those
+    its tiles; ``hints.win_total``, by the win's context and the rules): the hints are those
     of finding and scoring every wait afresh."""
     from games.rules import hints as hints_module
 
@@ -119,13 +119,13 @@ def test_the_kept_scores_give_the_hints_scoring_afresh_gives(variant, seed, cut)
         seat = awaited(state)[0]
         state = apply(state, seat, choose_action(state, seat))[0]
     kept = [hints(state, seat) for seat in range(4)]
-    hints_module._fan.cache_clear()
+    hints_module.win_total.cache_clear()
     hints_module._kinds.cache_clear()
     assert [hints(state, seat) for seat in range(4)] == kept
-    first, found = hints_module._fan.cache_info(), hints_module._kinds.cache_info()
+    first, found = hints_module.win_total.cache_info(), hints_module._kinds.cache_info()
     assert [hints(state, seat) for seat in range(4)] == kept
     # Asked again, every score and every seat's waits came from the cache: no new miss.
-    second = hints_module._fan.cache_info()
+    second = hints_module.win_total.cache_info()
     assert second.misses == first.misses
     assert second.hits == 2 * first.hits + first.misses
     again = hints_module._kinds.cache_info()

@@ -10,7 +10,7 @@ import {
 import { $, el, patch, refusal, toast } from "./ui.js";
 import { socket } from "./socket.js";
 import { renderMine } from "./hand.js";
-import { setAuto } from "./tools.js";
+import { call } from "./calls.js";
 import {
   actionName, buildSetup, discardOrderRefusal, pick, picking, refusedWin, setupKey, setupNote,
   setupTapRefusal,
@@ -119,6 +119,15 @@ function actionLabel(a) {
     || a.type;
 }
 
+/** The prompt on one's own turn names what is offered: a win (自摸), a kong, or both. */
+function ownOfferPrompt(types) {
+  const win = types.includes("hu");
+  const kong = types.includes("gang");
+  if (win && !kong) return S.own_win_prompt;
+  if (kong && !win) return S.own_kong_prompt;
+  return S.own_offer_prompt;
+}
+
 export function renderActions() {
   patch($("#prompt"), (prompt) => patch($("#actions"), (bar) => buildActions(bar, prompt)));
 }
@@ -139,7 +148,7 @@ function buildActions(bar, prompt) {
     prompt.textContent = S.auto_on;
     const b = el("button", "button button-big action-ready", S.auto_off);
     b.id = "btn-auto-off";
-    b.onclick = () => setAuto(false);
+    b.onclick = () => call("setAuto", false);
     bar.append(b);
     return;
   }
@@ -171,7 +180,7 @@ function buildActions(bar, prompt) {
   }
   const discards = legalDiscards();
   if (discards.size) {
-    prompt.textContent = buttons.length ? S.own_offer_prompt : S.your_turn;
+    prompt.textContent = buttons.length ? ownOfferPrompt(buttons.map(([a]) => a.type)) : S.your_turn;
     const refused = state.players[mySeat] && state.players[mySeat].win_refused;
     if (refused) prompt.textContent += ` · ${refusedWin(refused)}`;
     if (table.selected !== null) {

@@ -5,7 +5,7 @@ import {
   base, fmt, legalDiscards, myTiles, S, shownTiles, table, tileName,
 } from "./state.js";
 import { $, el, patch } from "./ui.js";
-import { onTileClick } from "./actions.js";
+import { call } from "./calls.js";
 import { picking, scoreUnit, tileMark } from "./variant_ui.js";
 
 export function meldEl(m) {
@@ -138,7 +138,7 @@ function buildMine(handBox, meldBox) {
       tEl.classList.add("keeps-ready");
       tEl.title = `${tileName(t)} · ${fmt(S.discard_keeps_ready, { n: after.length })}`;
     }
-    tEl.addEventListener("click", () => onTileClick(i, t));
+    tEl.addEventListener("click", () => call("onTileClick", i, t));
     handBox.append(tEl);
   });
   if (p.won) handBox.append(tileEl(p.won.tile, "win-tile"));

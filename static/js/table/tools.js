@@ -5,14 +5,14 @@ import { setTileIndex, tileIndexOn } from "../tiles.js";
 import { setSound, sound } from "../sound.js";
 import { boot, myRoomSeat, prefs, S, savePrefs, table } from "./state.js";
 import { $, refusal, toast } from "./ui.js";
-import { renderRoom } from "./room.js";
+import { call } from "./calls.js";
 import { renderState } from "./board.js";
 import { assist } from "./actions.js";
 
 export async function setAuto(on) {
   try {
     table.room = await api("POST", `/api/rooms/${boot.room_id}/auto/`, { auto: on });
-    renderRoom();
+    call("renderRoom");
     if (table.state) renderState();
   } catch (e) {
     toast(refusal(e));

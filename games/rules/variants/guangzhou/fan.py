@@ -9,7 +9,8 @@ Patterns are data: one :class:`Pattern` per id with a test on a
 ``fan_values`` house rule.  A win is scored as
 
 * a **special hand** (beyond the cap) when one applies: the largest alone is
-  listed and its fan is the total (ties: the first in the spec's table);
+  listed and its fan is the total (ties: the first in the spec's table) —
+  unless a raised cap lets the count below score more, which is then used;
 * otherwise the patterns **within the cap** (``ji_hu`` at 0 when none of them
   applies) plus the **additions**, summed and capped at ``cap`` (爆胡);
 * then the **minimum-3 cases** (一炮三响, 杠上开花, 海底捞月, 抢杠): listed at 0,
@@ -265,17 +266,31 @@ def readings(ctx: WinContext, opts: Options) -> list[Reading]:
 
 
 def _score_reading(r: Reading, opts: Options) -> tuple[list[ScoreItem], int]:
-    fan = opts.fan_values
+    """The special hand's fan, unless the count within the cap scores more (a raised
+    cap can let it)."""
     minimum = [p for p in MINIMUM_CASES if p.applies(r)]
+    items, total = _count_within_cap(r, opts, minimum)
+    fan = opts.fan_values
     specials = [p for p in SPECIAL if p.applies(r)]
-    if specials:
-        best = max(specials, key=lambda p: fan[p.id])  # max keeps the first of a tie
-        items = [ScoreItem(best.id, fan[best.id])]
-        total = fan[best.id]
-        if minimum and total < MINIMUM:
-            items += [ScoreItem(p.id, 0) for p in minimum]
-            total = MINIMUM
+    if not specials:
         return items, total
+    best = max(specials, key=lambda p: fan[p.id])  # max keeps the first of a tie
+    special_items = [ScoreItem(best.id, fan[best.id])]
+    special_total = fan[best.id]
+    if minimum and special_total < MINIMUM:
+        special_items += [ScoreItem(p.id, 0) for p in minimum]
+        special_total = MINIMUM
+    if total > special_total:
+        return items, total
+    return special_items, special_total
+
+
+def _count_within_cap(
+    r: Reading, opts: Options, minimum: list[Pattern]
+) -> tuple[list[ScoreItem], int]:
+    """The patterns within the cap (``ji_hu`` when none applies) and the additions,
+    summed and capped, then raised to 3 by a minimum-3 case."""
+    fan = opts.fan_values
     items = [ScoreItem(p.id, fan[p.id]) for p in WITHIN if p.applies(r)]
     if not items:
         items = [ScoreItem(JI_HU.id, fan[JI_HU.id])]

@@ -1,8 +1,9 @@
-"""宁波麻将 scoring: the 百搭 wilds, the 台 of one win and its payments.
+"""宁波麻将 scoring: the 台 of one win and its payments.
 
 Spec: ``../shared/rules/ningbo.md``.  Pure functions; the Ningbo variant object
-(``ningbo.py``) calls them and ``evaluate`` reaches :func:`score` through the
-variant registry.
+(``variant.py``) calls them and ``evaluate`` reaches :func:`score` through the
+variant registry.  The 百搭 are ``wilds.py``, the readings of a win ``readings.py``,
+and the bots' quick question (enough 台?) ``bounds.py``.
 
 A win is worth ``T = 1 + Σ台``; it needs ``Σ台 >= min_tai``.  Each 台 item is
 one :class:`Item` (id, names, what it counts on a :class:`Reading`); its value
@@ -40,167 +41,27 @@ per count is the house rule ``tai_values[id]``.  Points the spec leaves open:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import product
 
-from ... import analysis
 from ... import tiles as T
 from ...model import Score, ScoreItem, WinContext
 from ...options import Options
 from .options import NINGBO_OPTIONS, TAI_DEFAULTS
+from .readings import Reading, is_lone_wild_ready, win_readings
+from .wilds import PLANTS, SEASONS, split_wilds, split_wilds_by, wild_kinds
 
 __all__ = [
     "ITEMS",
     "NINGBO_OPTIONS",
-    "PLANTS",
-    "SEASONS",
-    "is_lone_wild_ready",
     "pattern_names",
-    "reaches_min_tai",
     "score",
-    "split_wilds",
-    "wild_kinds",
     "win_payments",
 ]
 
-SEASONS = frozenset(range(T.FLOWER, T.FLOWER + 4))
-PLANTS = frozenset(range(T.FLOWER + 4, T.FLOWER + 8))
 DRAGONS = frozenset(range(T.HONOR + 4, T.NUM_KINDS))
 SEATS = 4
-
-
-# --- the 百搭 ----------------------------------------------------------------
-
-
-def next_kind(kind: int) -> int:
-    """The next kind in sequence: 9 wraps to 1, winds E→S→W→N→E, dragons 白→发→中→白."""
-    if T.is_suited(kind):
-        return kind - kind % 9 + (kind % 9 + 1) % 9
-    if kind < T.HONOR + 4:
-        return T.HONOR + (kind - T.HONOR + 1) % 4
-    return T.HONOR + 4 + (kind - T.HONOR - 4 + 1) % 3
-
-
-def wild_kinds(indicator: int | None, opts: Options) -> frozenset[int]:
-    """The wild kinds for the indicator: its own kind (its other copies); a season or
-    a plant makes its whole set wild; ``indicator_and_next`` adds the next kind (a
-    flower indicator keeps its set of four)."""
-    return _wild_kinds(indicator, opts.get("wild_kinds"))
-
-
-@lru_cache(maxsize=1024)
-def _wild_kinds(indicator: int | None, mode: str | None) -> frozenset[int]:
-    """:func:`wild_kinds` by the indicator and the ``wild_kinds`` option, remembered."""
-    if indicator is None:
-        return frozenset()
-    if indicator in SEASONS:
-        return SEASONS
-    if indicator in PLANTS:
-        return PLANTS
-    if mode == "indicator_and_next":
-        return frozenset({indicator, next_kind(indicator)})
-    return frozenset({indicator})
-
-
-def split_wilds(
-    tiles: Iterable[int], indicator: int | None, opts: Options
-) -> tuple[list[int], int]:
-    """A hand as :mod:`analysis` takes it: counts of its ordinary tiles, and its wilds."""
-    c, wilds = _split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))
-    return list(c), wilds
-
-
-def _split_wilds(
-    tiles: tuple[int, ...], indicator: int | None, opts: Options
-) -> tuple[tuple[int, ...], int]:
-    """:func:`split_wilds` of a tuple, as its memo keeps it (a tuple of counts)."""
-    return _split_wilds_by(tiles, indicator, opts.get("wild_kinds"))
-
-
-@lru_cache(maxsize=65536)
-def _split_wilds_by(
-    tiles: tuple[int, ...], indicator: int | None, mode: str | None
-) -> tuple[tuple[int, ...], int]:
-    """:func:`split_wilds`, remembered by the tiles in their order and what decides the
-    wild kinds: the engine, the bots and every reading of the scorer split the same
-    hands again and again.  The key holds plain values only (not the Options), so the
-    cyclic garbage collector stops tracking the entries of this large, busy memo."""
-    wild = _wild_kinds(indicator, mode)
-    c = [0] * T.NUM_KINDS
-    wilds = 0
-    for t in tiles:
-        if t in wild:
-            wilds += 1
-        elif t < T.NUM_KINDS:
-            c[t] += 1
-    return tuple(c), wilds
-
-
-@lru_cache(maxsize=65536)
-def _hand_waits(
-    tiles: tuple[int, ...], indicator: int | None, mode: str | None, seven_pairs: bool
-) -> tuple[int, ...]:
-    """``analysis.waits`` of a ``3n + 1`` hand given as its tiles, remembered by what
-    :func:`_split_wilds_by` is (plain values): the engine asks it of three seats at
-    every discard, and the hands change one seat at a time."""
-    c, wilds = _split_wilds_by(tiles, indicator, mode)
-    return tuple(analysis.waits(c, wilds, seven_pairs=seven_pairs))
-
-
-def is_lone_wild_ready(tiles: Iterable[int], indicator: int | None, opts: Options) -> bool:
-    """百搭单吊: the ``3n + 1`` concealed tiles are complete sets and one lone wild."""
-    c, wilds = split_wilds(tiles, indicator, opts)
-    if not wilds or (sum(c) + wilds) % 3 != 1:
-        return False
-    # The lone wild and one more can be the pair of wilds alone: the rest is sets alone.
-    return bool(_set_rest_readings(tuple(c), wilds - 1))
-
-
-# --- readings ----------------------------------------------------------------
-
-# A group of wilds alone may be read as any of these (only the shape, the suit and
-# an honour's kind matter to the 台): a chow or pung of each suit, a pung of each honour.
-_ANY_SET = (
-    *(("chow", base) for base in (T.MAN, T.PIN, T.SOU)),
-    *(("pung", base + 4) for base in (T.MAN, T.PIN, T.SOU)),
-    *(("pung", h) for h in range(T.HONOR, T.NUM_KINDS)),
-)
-_ANY_PAIR = (T.MAN + 4, T.PIN + 4, T.SOU + 4, *range(T.HONOR, T.NUM_KINDS))
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One reading of a winning hand, as far as the 台 care.
-
-    ``sets`` are ``(shape, kind)`` with shape ``"chow"`` (kind: its lowest tile) or
-    ``"pung"`` (kongs included), exposed melds first; ``pair`` is the pair's kind
-    (None for seven pairs); ``wait`` where the winning tile sits: ``"pair"``,
-    ``"pung"``, ``"mid"``, ``"edge"`` (3 of 12, 7 of 89), ``"open"``, or None.
-    """
-
-    ctx: WinContext
-    opts: Options
-    sets: tuple[tuple[str, int], ...]
-    pair: int | None
-    wait: str | None
-    only_wait: bool
-    suits: frozenset[int]  # suit indexes (0..3) of the tiles as read
-    #: the winning tile is paired with a wild of the hand (the 百搭单吊 reading)
-    wild_pair: bool = False
-
-    @property
-    def seven_pairs(self) -> bool:
-        return self.pair is None
-
-    def pungs_of(self, kinds: Iterable[int]) -> int:
-        kinds = set(kinds)
-        return sum(1 for shape, k in self.sets if shape == "pung" and k in kinds)
-
-    def wait_counts(self, wait: str) -> bool:
-        """A 边/夹/单吊 wait that counts (the only wait, unless the house rule says)."""
-        return self.wait == wait and (self.only_wait or not self.opts.single_wait_only)
 
 
 def _seat_wind(ctx: WinContext) -> frozenset[int]:
@@ -234,7 +95,7 @@ def _self_draw(r: Reading) -> bool:
 
 
 def _wilds(r: Reading) -> int:
-    return _split_wilds(r.ctx.full_hand, r.ctx.wild, r.opts)[1]
+    return split_wilds_by(r.ctx.full_hand, r.ctx.wild, r.opts.get("wild_kinds"))[1]
 
 
 def _ping_hu(r: Reading) -> bool:
@@ -376,9 +237,9 @@ def _items(reading: Reading) -> tuple[list[ScoreItem], int]:
     return out, sum(i.value for i in out)
 
 
-def _tai(r: Reading, fixed: int) -> int:
+def tai_of(r: Reading, fixed: int) -> int:
     """The Σ台 of :func:`_items`, counted straight from the reading (``fixed``: the 台
-    of the context's own items, :func:`_fixed_tai`).  The scorer weighs every reading
+    of the context's own items, :func:`fixed_tai`).  The scorer weighs every reading
     by it and lists the items of the best one alone."""
     v = r.opts.tai_values
     numbered = len(r.suits - {3}) == 1
@@ -427,7 +288,7 @@ def _tai(r: Reading, fixed: int) -> int:
     return total
 
 
-def _fixed_tai(ctx: WinContext, opts: Options) -> int:
+def fixed_tai(ctx: WinContext, opts: Options) -> int:
     """The 台 of the items that depend on the win's context alone."""
     return _fixed_counts(ctx, opts)[1]
 
@@ -443,148 +304,10 @@ def _fixed_counts(ctx: WinContext, opts: Options) -> tuple[dict[str, int], int]:
     return counts, sum(n * values[i] for i, n in counts.items())
 
 
-# --- enumerating readings ------------------------------------------------------
-
-
-@lru_cache(maxsize=64)
-def _groups_holding(w: int) -> tuple[tuple[str, int, str, tuple[int, ...]], ...]:
-    """Groups the winning kind ``w`` can complete: (shape, kind, wait, other places)."""
-    out = [("pair", w, "pair", (w,)), ("pung", w, "pung", (w, w))]
-    if T.is_suited(w):
-        n = w % 9
-        for start in range(max(0, n - 2), min(n, 6) + 1):
-            s = w - n + start
-            others = tuple(x for x in (s, s + 1, s + 2) if x != w)
-            if w == s + 1:
-                wait = "mid"
-            elif (start == 0 and w == s + 2) or (start == 6 and w == s):
-                wait = "edge"
-            else:
-                wait = "open"
-            out.append(("chow", s, wait, others))
-    return tuple(out)
-
-
-def _fillings(
-    c: tuple[int, ...], wilds: int, places: tuple[int, ...]
-) -> set[tuple[tuple[int, ...], int]]:
-    """Ways to fill ``places`` from the hand, each by a real tile or a wild: the
-    counts and wilds left, deduplicated.  Tried in the order real before wild, place
-    by place (the order the readings come in)."""
-    out = set()
-    if len(places) == 1:
-        (a,) = places
-        if c[a]:
-            rest = list(c)
-            rest[a] -= 1
-            out.add((tuple(rest), wilds))
-        if wilds:
-            out.add((tuple(c), wilds - 1))
-        return out
-    a, b = places  # a pung's two other places, or a chow's
-    if c[a] and c[b] > (a == b):
-        rest = list(c)
-        rest[a] -= 1
-        rest[b] -= 1
-        out.add((tuple(rest), wilds))
-    if wilds:
-        if c[a]:
-            rest = list(c)
-            rest[a] -= 1
-            out.add((tuple(rest), wilds - 1))
-        if c[b]:
-            rest = list(c)
-            rest[b] -= 1
-            out.add((tuple(rest), wilds - 1))
-        if wilds > 1:
-            out.add((tuple(c), wilds - 2))
-    return out
-
-
-def _concrete_sets(groups) -> Iterator[tuple[tuple[str, int], ...]]:
-    """The groups as ``(shape, kind)``, a group of wilds alone as each of its readings."""
-    choices = []
-    for g in groups:
-        if g.tile is None:
-            choices.append(_ANY_SET)
-        else:
-            choices.append((("chow" if g.kind == "chow" else "pung", g.tile),))
-    yield from product(*choices)
-
-
-@lru_cache(maxsize=65536)
-def _rest_readings(
-    c: tuple[int, ...], wilds: int
-) -> tuple[tuple[tuple[tuple[str, int], ...], int | None], ...]:
-    """Every reading of the rest of a hand once a set holding the winning tile is set
-    aside, as ``(sets, pair)``: its decompositions (``analysis``), each group of wilds
-    alone as each of its readings.  Remembered: the same rests recur across the waits
-    and discards that bots and hints weigh; the key and the answer are plain values,
-    which the garbage collector stops tracking."""
-    return tuple(
-        (sets, d.pair.tile)
-        for d in analysis.decompositions(c, wilds)
-        for sets in _concrete_sets(d.sets)
-    )
-
-
-@lru_cache(maxsize=65536)
-def _set_rest_readings(c: tuple[int, ...], wilds: int) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """Every reading of the rest of a hand once the winning tile's pair is set aside: sets
-    alone (``analysis.set_readings``), a group of wilds as each of its readings.
-    Remembered like :func:`_rest_readings`."""
-    return tuple(
-        sets for groups in analysis.set_readings(c, wilds) for sets in _concrete_sets(groups)
-    )
-
-
-_SUIT_OF = tuple(T.suit_index(k) for k in range(T.NUM_TILES))
-
-
-def _readings(ctx: WinContext, opts: Options) -> Iterator[Reading]:
-    mode = opts.get("wild_kinds")
-    wild = _wild_kinds(ctx.wild, mode)
-    c0, k0 = _split_wilds_by(ctx.hand, ctx.wild, mode)
-    melds = tuple(("chow" if m.kind == "chi" else "pung", m.tile) for m in ctx.melds)
-    seven = opts.qi_dui and not ctx.melds
-    hand_waits = analysis.waits(c0, k0, seven_pairs=seven)
-    # A wild won (drawn) stands for each tile that completes the hand.
-    kinds = hand_waits if ctx.win_tile in wild else [ctx.win_tile]
-    seen: set[tuple] = set()
-    for w in kinds:
-        only = hand_waits == [w]
-        for shape, kind, wait, places in _groups_holding(w):
-            for rest, left in _fillings(c0, k0, places):
-                if shape == "pair":
-                    # The rest must be sets alone.
-                    wild_pair = left < k0
-                    rests = [(sets, kind) for sets in _set_rest_readings(rest, left)]
-                    own: tuple = melds
-                else:
-                    wild_pair = False
-                    rests = _rest_readings(rest, left)
-                    own = (*melds, (shape, kind))
-                for sets, pair in rests:
-                    every = (*own, *sets)
-                    for p in (pair,) if pair is not None else _ANY_PAIR:
-                        key = (tuple(sorted(every)), p, wait, only, wild_pair)
-                        if key not in seen:  # one reading, reached several ways
-                            seen.add(key)
-                            suits = frozenset([_SUIT_OF[p], *(_SUIT_OF[k] for _, k in every)])
-                            yield Reading(ctx, opts, every, p, wait, only, suits, wild_pair)
-    c, wilds = split_wilds(ctx.full_hand, ctx.wild, opts)
-    if seven and analysis.is_seven_pairs(c, wilds):
-        suits = frozenset(T.suit_index(k) for k in range(T.NUM_KINDS) if c[k])
-        # The winning tile pairs with a tile of its own kind when the hand held an odd
-        # number of it; otherwise a wild takes its place.
-        wild_pair = ctx.win_tile in wild or c0[ctx.win_tile] % 2 == 0
-        yield Reading(ctx, opts, (), None, None, False, suits, wild_pair)
-
-
 # --- legality -------------------------------------------------------------------
 
 
-def _legality(ctx: WinContext, opts: Options) -> str | None:
+def legality(ctx: WinContext, opts: Options) -> str | None:
     """Why the tiles cannot be a Ningbo hand at all (shape aside), or None."""
     wild = wild_kinds(ctx.wild, opts)
     for f in ctx.flowers:
@@ -632,25 +355,25 @@ def score(ctx: WinContext, opts: Options) -> Score:
 
 @lru_cache(maxsize=16384)
 def _score(ctx: WinContext, opts: Options) -> Score:
-    problem = _legality(ctx, opts)
+    problem = legality(ctx, opts)
     if problem:
         return Score(win=False, reason=problem)
-    readings = list(_readings(ctx, opts))
+    readings = list(win_readings(ctx, opts))
     if not readings:
         shapes = "four sets and a pair"
         if opts.qi_dui and not ctx.melds:
             shapes += ", or seven pairs"
         return Score(win=False, reason=f"not a winning hand: needs {shapes}")
-    lone = _lone_wild_discard(ctx, opts)
+    lone = lone_wild_discard(ctx, opts)
     if lone == 1:
         allowed = []  # 百搭单吊 with one wild: self-draw only
     else:
         allowed = [r for r in readings if not (lone and r.wild_pair)]
-    fixed = _fixed_tai(ctx, opts)
+    fixed = fixed_tai(ctx, opts)
     best_reading = None
     best = -1
     for reading in allowed or readings:
-        tai = _tai(reading, fixed)
+        tai = tai_of(reading, fixed)
         if tai > best:
             best, best_reading = tai, reading
     if not allowed:
@@ -670,161 +393,7 @@ def _score(ctx: WinContext, opts: Options) -> Score:
     )
 
 
-def reaches_min_tai(ctx: WinContext, opts: Options, *, bound: int | None = None) -> bool:
-    """Whether :func:`score` would accept this win; stops at the first reading with
-    enough 台.  ``bound``: the win's :func:`_tai_bound`, when the caller has it already.
-    Not remembered: the bots' plan remembers its own question (a ready hand's waits),
-    so the same win seldom comes back here, and a memo keyed by the win's context would
-    only give the garbage collector more to walk."""
-    if _legality(ctx, opts):
-        return False
-    if (_tai_bound(ctx, opts) if bound is None else bound) < opts.min_tai:
-        return False  # no reading can score enough: most ready hands that bots weigh
-    lone = _lone_wild_discard(ctx, opts)
-    if lone == 1:
-        return False
-    fixed = _fixed_tai(ctx, opts)
-    readings = (r for r in _readings(ctx, opts) if not (lone and r.wild_pair))
-    return any(_tai(r, fixed) >= opts.min_tai for r in readings)
-
-
-def _tai_bound(ctx: WinContext, opts: Options) -> int:
-    """An upper bound of Σ台 over every reading of the win, from its tiles alone.
-
-    Exact for the items of the context; for the others, what the real tiles (not the
-    wilds) still allow: one wait item, 边/夹/单吊 only with a single wait under
-    ``single_wait_only``, 对倒 only with two of the winning kind (real or wild) held;
-    平胡 with no pung melded and the honours held at most one pair of a kind that does
-    not score; 碰碰胡 with no chow melded and enough wilds to turn every kind held into
-    pungs and a pair; a pung of an honour held (or melded) that the wilds can complete,
-    and one more of the best honour per three wilds; a flush where the real tiles keep
-    to one numbered suit.  Values are never negative, so leaving an item in only raises
-    the bound."""
-    return tai_bounds(ctx, opts, (ctx.win_tile,))[0]
-
-
-_SHORT = bytes(-n % 3 for n in range(256))  # bytes.translate table: count -> short of a pung
-
-
-def tai_bounds(ctx: WinContext, opts: Options, kinds: Iterable[int]) -> list[int]:
-    """:func:`_tai_bound` of the win on each of ``kinds`` (``ctx.win_tile`` aside): what
-    depends on the hand alone is worked out once for all of them, so a bot asks it of
-    a ready hand's waits in one go.  A wait adds one tile to the hand's counts, so each
-    kind's figures are the hand's own with that tile's part changed."""
-    v = opts.tai_values
-    mode = opts.get("wild_kinds")
-    wild = _wild_kinds(ctx.wild, mode)
-    c0, k0 = _split_wilds_by(ctx.hand, ctx.wild, mode)
-    seven_allowed = opts.qi_dui and not ctx.melds
-    hand_waits = analysis.waits(c0, k0, seven_pairs=seven_allowed)
-    single = not opts.single_wait_only or len(hand_waits) == 1
-    pair_wait = v["dan_diao"] if single or len(ctx.hand) == 1 else 0
-    any_wait = max(v["bian_zhang"], v["jia_zhang"], pair_wait) if single else pair_wait
-    dui_wait = max(any_wait, v["dui_dao"])
-    pai_hu, ping_hu, peng_peng_hu = v["pai_hu"], v["ping_hu"], v["peng_peng_hu"]
-    hun, flush_any = v["hun_yi_se"], max(v["hun_yi_se"], v["qing_yi_se"])
-    seat = None if ctx.seat_wind is None else T.HONOR + ctx.seat_wind
-    prevailing = None if ctx.round_wind is None else T.HONOR + ctx.round_wind
-    men_feng, quan_feng, jian_ke = v["men_feng"], v["quan_feng"], v["jian_ke"]
-
-    def honour_value(k: int) -> int:
-        if k in DRAGONS:
-            return jian_ke
-        return men_feng * (k == seat) + quan_feng * (k == prevailing)
-
-    best_honour = max(jian_ke, *(honour_value(k) for k in (seat, prevailing) if k is not None))
-    pung_melded = chow_melded = False
-    real_suits = set()  # numbered suits of the real tiles, held or melded
-    real_honours = False
-    for m in ctx.melds:
-        if m.kind == "chi":
-            chow_melded = True
-        else:
-            pung_melded = True
-        for k in m.tiles:
-            if k not in wild:
-                if k < T.HONOR:
-                    real_suits.add(k // 9)
-                else:
-                    real_honours = True
-    melded_pungs = {m.tile for m in ctx.melds if m.kind != "chi"}
-    melded_honours = sum(honour_value(k) for k in melded_pungs if k >= T.HONOR)
-    real_suits.update(s for s in range(3) if any(c0[9 * s : 9 * s + 9]))
-    held_honours = [k for k in range(T.HONOR, T.NUM_KINDS) if c0[k]]
-    real_honours = real_honours or bool(held_honours)
-    short0 = sum(bytes(c0).translate(_SHORT))  # tiles short of a pung of every kind held
-
-    def honour_pungs(c, wilds: int, honours_held) -> int:
-        """Pungs of honours melded, or held that the wilds can complete, and one more of
-        the best honour per three wilds."""
-        total = melded_honours
-        for k in honours_held:
-            if k not in melded_pungs and c[k] + wilds >= 3:
-                total += honour_value(k)
-        return total + wilds // 3 * best_honour
-
-    def bound(c, wilds: int, suits, honours: bool, honours_held, short: int, two: bool) -> int:
-        if len(suits) >= 2:
-            flush = 0
-        elif suits and honours:
-            flush = hun
-        else:
-            flush = flush_any
-        # 平胡: all chows (honours only as the pair).
-        if pung_melded or (
-            honours_held
-            and (
-                len(honours_held) > 1
-                or c[honours_held[0]] > 2
-                or honours_held[0] in DRAGONS
-                or honours_held[0] == seat
-                or honours_held[0] == prevailing
-            )
-        ):
-            chows = any_wait
-        else:
-            chows = ping_hu + any_wait
-        # 碰碰胡: no chow melded and wilds enough to turn every kind held into pungs and a pair.
-        pungs = honour_pungs(c, wilds, honours_held)
-        if not chow_melded and short - 1 <= wilds:
-            pungs += peng_peng_hu
-        # 对倒: the winning tile completes a pung of the hand.
-        tai = pai_hu + flush + max(chows, pungs + (dui_wait if two else any_wait))
-        if seven_allowed and analysis.is_seven_pairs(c, wilds):
-            tai = max(tai, v["qi_dui"] + flush)
-        return tai
-
-    fixed_totals: dict[bool, int] = {}  # by whether the winning tile is a wild
-    out = []
-    for win in kinds:
-        is_wild = win in wild
-        fixed = fixed_totals.get(is_wild)
-        if fixed is None:
-            same = (ctx.win_tile in wild) == is_wild  # the fixed items see only that
-            fixed = _fixed_tai(ctx if same else replace(ctx, win_tile=win), opts)
-            fixed_totals[is_wild] = fixed
-        if is_wild:
-            # A drawn wild: any wait, one wild more.
-            two = any(c0[k] + k0 >= 2 for k in hand_waits)
-            tai = bound(c0, k0 + 1, real_suits, real_honours, held_honours, short0, two)
-        elif win < T.NUM_KINDS:
-            c = list(c0)
-            c[win] += 1
-            if win < T.HONOR:
-                suits = real_suits if win // 9 in real_suits else {*real_suits, win // 9}
-                honours, honours_held = real_honours, held_honours
-            else:
-                suits, honours = real_suits, True
-                honours_held = held_honours if c0[win] else sorted([*held_honours, win])
-            short = short0 - (-c0[win] % 3) + (-c[win] % 3)
-            tai = bound(c, k0, suits, honours, honours_held, short, c0[win] + k0 >= 2)
-        else:
-            tai = bound(c0, k0, real_suits, real_honours, held_honours, short0, False)
-        out.append(fixed + tai)
-    return out
-
-
-def _lone_wild_discard(ctx: WinContext, opts: Options) -> int:
+def lone_wild_discard(ctx: WinContext, opts: Options) -> int:
     """百搭单吊 won on a discard (or robbed kong): the wilds the hand holds, or 0 when
     the win is a self-draw or the hand is no lone-wild wait.  With one wild such a win
     is refused; with more, only readings that do not pair a wild with the winning tile

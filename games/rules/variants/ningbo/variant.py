@@ -32,20 +32,11 @@ from ...money import transfer
 from ...options import Options
 from ..base import Variant
 from ..registry import register
+from .bounds import reaches_min_tai, tai_bounds
 from .options import NINGBO_OPTIONS
 from .site import TABLE_UI
-from .tai import (
-    _hand_waits,
-    _split_wilds_by,
-    _wild_kinds,
-    pattern_names,
-    reaches_min_tai,
-    score,
-    split_wilds,
-    tai_bounds,
-    wild_kinds,
-    win_payments,
-)
+from .tai import pattern_names, score, win_payments
+from .wilds import hand_waits, split_wilds, split_wilds_by, wild_kinds, wild_kinds_by
 
 STACKS_PER_WALL = 18  # 144 tiles: four walls of 18 stacks of two
 TILES_PER_WALL = 2 * STACKS_PER_WALL
@@ -119,10 +110,10 @@ class Ningbo(Variant):
     def wild_kinds(self, state):
         # ``wild_kinds_for`` without its layers: the engine and the bots ask it of every
         # tile they weigh.
-        return _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+        return wild_kinds_by(state.indicator, state.rules.get("wild_kinds"))
 
     def is_wild(self, state, tile):
-        return tile in _wild_kinds(state.indicator, state.rules.get("wild_kinds"))
+        return tile in wild_kinds_by(state.indicator, state.rules.get("wild_kinds"))
 
     def split_wilds_for_indicator(self, tiles, indicator, opts):
         return split_wilds(tiles, indicator, opts)
@@ -130,11 +121,11 @@ class Ningbo(Variant):
     def split_wilds(self, state, seat, tiles):
         # ``split_wilds_for_indicator`` without its layers: the engine asks it of every
         # seat's hand at every discard.
-        c, wilds = _split_wilds_by(tuple(tiles), state.indicator, state.rules.get("wild_kinds"))
+        c, wilds = split_wilds_by(tuple(tiles), state.indicator, state.rules.get("wild_kinds"))
         return list(c), wilds
 
     def shape_counts_for(self, tiles, indicator, opts):
-        return _split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))  # a tuple
+        return split_wilds_by(tuple(tiles), indicator, opts.get("wild_kinds"))  # a tuple
 
     def win_shapes(self, state, seat):
         return {
@@ -234,7 +225,7 @@ class Ningbo(Variant):
             # every discard, so remembered by the hand's tiles).
             seven = opts.qi_dui and not state.melds[seat]  # as ``win_shapes`` says
             mode = opts.get("wild_kinds")
-            if tile not in _hand_waits(tuple(hand), state.indicator, mode, seven):
+            if tile not in hand_waits(tuple(hand), state.indicator, mode, seven):
                 return None
         shapes = self.win_shapes(state, seat)
         c, wilds = self.split_wilds(state, seat, [*hand, tile])
@@ -295,12 +286,12 @@ class Ningbo(Variant):
         if any(a["type"] != "discard" for a in legal):
             return None  # a win or a kong: the generic plan
         from ...bots import choose_among_discards
-        from ...heuristics import _shanten
+        from ...heuristics import counts_shanten
 
         hand = state.hands[seat]
         c, wilds = self.split_wilds(state, seat, hand)
         seven = self.win_shapes(state, seat)["seven_pairs"]
-        if _shanten(tuple(c), wilds, seven) > 0:
+        if counts_shanten(tuple(c), wilds, seven) > 0:
             return None  # no discard leaves the hand ready (a tile more never adds a step)
         ready = []
         wild = self.wild_kinds_for(state.indicator, state.rules)
@@ -314,7 +305,7 @@ class Ningbo(Variant):
                 left -= 1
             elif tile < T.NUM_KINDS:
                 after[tile] -= 1
-            if _shanten(tuple(after), left, seven) == 0:
+            if counts_shanten(tuple(after), left, seven) == 0:
                 ready.append((a, tile))
         if len(ready) < 2:
             return None

@@ -172,18 +172,19 @@ SICHUAN_OPTIONS = OptionSet(
         HelpedOption(
             "dian_gang_hua",
             "choice",
-            "zimo",
+            "discarder",
             "点杠花",
             "Kong-flower after a direct kong",
-            choices=("zimo", "discarder"),
+            choices=("discarder", "zimo"),
             choice_labels={
-                "zimo": ("算自摸", "Counts as self-draw"),
                 "discarder": ("点杠者付", "The kong's discarder pays"),
+                "zimo": ("算自摸", "Counts as self-draw"),
             },
-            help_zh="直杠后杠上开花：按自摸由各家付，或由打出杠牌的人一人付。",
+            help_zh="直杠后杠上开花：由打出杠牌的人按点炮一人付（默认），或按自摸由各家付。",
             help_en=(
-                "A win on the replacement tile after a kong from someone's discard: everyone pays"
-                " as for a self-draw, or the one who discarded the kong tile pays alone."
+                "A win on the replacement tile after a kong from someone's discard: the one who"
+                " discarded the kong tile pays alone, as for dealing in (default), or everyone"
+                " pays as for a self-draw."
             ),
         ),
         HelpedOption(
