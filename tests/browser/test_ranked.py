@@ -92,8 +92,8 @@ def test_four_queue_play_by_auto_and_see_their_points(browser, ranked_server):
         for page in pages:
             expect(page.locator("#btn-auto")).to_be_visible(timeout=20_000)
             page.locator("#btn-auto").click()
-        for page in pages:
-            page.wait_for_function(MATCH_OVER, timeout=180_000)
+        for page in pages:  # the match's end: its summary (大结算) opens
+            expect(page.locator("#summary-standings tbody tr")).to_have_count(4, timeout=180_000)
         # The match's end moves each 段位 by placement: newcomers gain 60, 20, 0, 0.
         pages[0].wait_for_function(
             "() => [...document.querySelectorAll('.plate .tag-rank')]"
