@@ -399,8 +399,8 @@ RANKED_QUEUE_GRACE = int(os.environ.get("RANKED_QUEUE_GRACE", "20"))
 # for every RANKED_BAND_WIDEN seconds the longest-waiting of them has waited.
 RANKED_BAND = int(os.environ.get("RANKED_BAND", "1"))
 RANKED_BAND_WIDEN = int(os.environ.get("RANKED_BAND_WIDEN", "10"))
-# Seconds between two matching passes of one process (each sweep calls in; any process may).
-RANKED_MATCH_INTERVAL = float(os.environ.get("RANKED_MATCH_INTERVAL", "1"))
+# Seconds between two matching passes across the processes sharing the cache.
+RANKED_MATCH_INTERVAL = int(os.environ.get("RANKED_MATCH_INTERVAL", "1"))
 # A matched player who never came: points lost and minutes kept out of the queue.
 RANKED_NOSHOW_POINTS = int(os.environ.get("RANKED_NOSHOW_POINTS", "20"))
 RANKED_NOSHOW_MINUTES = int(os.environ.get("RANKED_NOSHOW_MINUTES", "5"))

@@ -1,25 +1,26 @@
-"""The matching pass: any process may run it (each sweep of the table sweeper calls in,
-at most every ``RANKED_MATCH_INTERVAL`` seconds per process); several at once never seat a
-player twice.
+"""The matching pass: any process may run it (each sweep of the table sweeper and each
+queue poll call in, one pass per ``RANKED_MATCH_INTERVAL`` taking the turn in the cache);
+several at once never seat a player twice.
 
 A pass, each step in its own transaction:
 1. drops queue entries nobody polled within ``RANKED_QUEUE_GRACE``;
 2. settles tables whose time to arrive is over: a started table is playing; at one still
    waiting, who is not ready never came (penalised) and the others return to the queue
    at their old places;
-3. per variant, locks the waiting entries no other pass holds (``SKIP LOCKED``), forms
-   tables (``ranked.matching``) and seats each in a savepoint: the room, the match, its
-   seats (one active ranked seat per player: a unique index) and the entries' room;
+3. per variant, reads the waiting entries, forms tables (``ranked.matching``) and seats
+   each in a transaction of its own that first locks its four entries (``SKIP LOCKED``:
+   one taken or held by another pass, and the table is not formed): the room, the match,
+   its seats (one active ranked seat per player: a unique index) and the entries' room;
 4. gives those who chose "fill with bots" and waited that long a bot table (unranked).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -28,18 +29,17 @@ from games.table import seating, services
 from games.table.errors import ServiceError
 from ranked.matching import Waiting, form_tables
 from ranked.models import QueueEntry, Rank, RankedMatch, RankedSeat
-from ranked.services import current_season, no_show_penalise, rank_of
+from ranked.services import current_season, match_settle, no_show_penalise, rank_of
 
 log = logging.getLogger(__name__)
-_last_pass = 0.0
+PASS_KEY = "ranked:match-pass"
 
 
 def match_pass_due() -> None:
-    """From a sweep: a pass if this process has not run one for the interval."""
-    global _last_pass
-    now = time.monotonic()
-    if now - _last_pass >= settings.RANKED_MATCH_INTERVAL:
-        _last_pass = now
+    """From a sweep or a queue poll: a pass, if none ran in the last
+    ``RANKED_MATCH_INTERVAL`` seconds anywhere the cache is shared (one per process on the
+    embedded profile's local cache).  Passes may still overlap; they are safe to."""
+    if cache.add(PASS_KEY, 1, timeout=settings.RANKED_MATCH_INTERVAL):
         match_pass()
 
 
@@ -57,6 +57,14 @@ def match_pass(now: datetime | None = None) -> int:
 
 
 def arrivals_due(now: datetime) -> None:
+    # A match whose record was written but whose settling was lost (a worker died between
+    # the two) is settled here: its players would otherwise stay held at it.
+    for room_id in RankedMatch.objects.filter(
+        status__in=[RankedMatch.Status.WAITING, RankedMatch.Status.PLAYING],
+        room__status=Room.Status.FINISHED,
+        room__record__isnull=False,
+    ).values_list("room_id", flat=True):
+        match_settle(room_id)
     for match_id in RankedMatch.objects.filter(
         status=RankedMatch.Status.WAITING, arrive_by__lte=now
     ).values_list("pk", flat=True):
@@ -73,6 +81,11 @@ def arrival_settle(match_id, now: datetime) -> None:
     if match is None:
         return
     room = Room.objects.select_for_update().get(pk=match.room_id)
+    if room.status == Room.Status.FINISHED and not room.hands_played:
+        match.seats.update(active=False)  # over before a hand was played: nothing counts
+        match.status = RankedMatch.Status.CANCELLED
+        match.save(update_fields=["status"])
+        return
     if room.status != Room.Status.OPEN:  # everyone came and the first hand was dealt
         match.status = RankedMatch.Status.PLAYING
         match.save(update_fields=["status"])
@@ -101,11 +114,11 @@ def arrival_settle(match_id, now: datetime) -> None:
     seating.room_call_off(room_id=room.pk)
 
 
-@transaction.atomic
 def variant_match(variant: str, now: datetime) -> int:
+    """Form the variant's tables from the queue as read now (no lock held while choosing),
+    then seat each in a transaction of its own that locks its four entries."""
     entries = list(
-        QueueEntry.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(variant=variant, room__isnull=True)
+        QueueEntry.objects.filter(variant=variant, room__isnull=True)
         .select_related("user")
         .order_by("joined_at")
     )
@@ -140,8 +153,16 @@ def variant_match(variant: str, now: datetime) -> int:
     return formed
 
 
+@transaction.atomic
 def table_seat(group: list[QueueEntry], variant: str, season, now: datetime) -> bool:
-    """Seat these four at a new ranked table, all or none (a savepoint)."""
+    """Seat these four at a new ranked table, all or none.  Their entries are locked
+    first; one gone, seated or held by another pass meanwhile: this table is not formed
+    (the rest wait for the next pass)."""
+    held = QueueEntry.objects.select_for_update(skip_locked=True).filter(
+        pk__in=[e.pk for e in group], room__isnull=True
+    )
+    if len(held) < 4:
+        return False
     try:
         with transaction.atomic():
             room = seating.room_open_seated(
@@ -173,7 +194,11 @@ def table_seat(group: list[QueueEntry], variant: str, season, now: datetime) -> 
     return True
 
 
+@transaction.atomic
 def bots_seat(entry: QueueEntry) -> None:
+    held = QueueEntry.objects.select_for_update(skip_locked=True)
+    if held.filter(pk=entry.pk, room__isnull=True).first() is None:
+        return
     try:
         with transaction.atomic():
             room = services.room_create(

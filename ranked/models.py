@@ -10,7 +10,7 @@ from django.db.models import Q
 
 
 class Season(models.Model):
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=60, unique=True)
     starts = models.DateTimeField()
     ends = models.DateTimeField(null=True, blank=True)
 

@@ -173,8 +173,8 @@ def match_settle(room_id) -> RankedMatch | None:
 
 
 def no_show_penalise(match: RankedMatch, seat: RankedSeat, now: datetime) -> None:
-    """A matched player who never came: points off (never below their step's floor) and
-    out of the queue for a while (match row locked)."""
+    """A matched player who never came: points off (by the ladder's rule, as a loss of
+    that many) and out of the queue for a while (match row locked)."""
     rank = rank_of(seat.user, match.variant, match.season, lock=True)
     after = ladder.apply_points(
         ladder.Standing(rank.step, rank.points), -settings.RANKED_NOSHOW_POINTS

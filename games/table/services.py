@@ -245,7 +245,7 @@ def room_leave(*, room_id, user) -> Room:
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 409)
     if holds.seats_held(room.pk):
-        return _hold_seat(room, seat)
+        return holds.seat_hold(room, seat)
     Presence.objects.filter(room=room, user=user).delete()
     hand = _current_hand(room)
     ends_match = get_variant(room.variant).leave_ends_match
@@ -273,22 +273,6 @@ def room_leave(*, room_id, user) -> Room:
             finisher.close_if_only_bots(room, seats)
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
-    return room
-
-
-def _hold_seat(room: Room, seat: Seat) -> Room:
-    """Leaving a room whose seats are held (``holds``): the seat goes to 托管 for the rest
-    of the match and stays its player's (room locked)."""
-    if not seat.auto:
-        seat.auto = True
-        seat.save(update_fields=["auto"])
-        hand = _current_hand(room)
-        if hand is not None:  # the decision in hand gets the bots' delay
-            hand.deadlines.get("seats", {}).pop(str(seat.index), None)
-            state = HandState.from_json(hand.state)
-            set_deadlines(room, hand, state, seats_with_users(room.pk), timezone.now())
-            hand.save(update_fields=["deadlines", "deadline_at"])
-    publish.room_changed_on_commit(room.pk)
     return room
 
 

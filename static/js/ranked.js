@@ -6,6 +6,8 @@ const texts = JSON.parse(document.getElementById("ranked-texts").textContent);
 const status = document.getElementById("queue-status");
 const error = document.getElementById("queue-error");
 const leave = document.getElementById("queue-leave");
+// The button's box, shown while queued (a .button's display would override its own hidden).
+const controls = document.getElementById("queue-controls");
 const POLL_MS = 3000;
 let timer = null;
 
@@ -21,7 +23,7 @@ function showError(e) {
 function show(q) {
   if (!q) {
     status.textContent = texts.idle;
-    leave.hidden = true;
+    controls.hidden = true;
     return;
   }
   if (q.room) {
@@ -34,7 +36,7 @@ function show(q) {
     n: q.players_queued,
     s: q.waited_seconds,
   });
-  leave.hidden = false;
+  controls.hidden = false;
 }
 
 async function poll() {

@@ -200,3 +200,19 @@ def test_season_start_command(four):
     assert first.ends is not None
     with pytest.raises(CommandError):
         call_command("season_start", "bad", "--starts", "tomorrow")
+
+
+def test_a_table_over_before_any_hand_frees_its_players(four, settings):
+    from games.table import seating
+
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    seating.room_call_off(room_id=match.room_id)
+    due = timezone.now() + timedelta(seconds=settings.RANKED_ARRIVE_SECONDS + 1)
+    matcher.match_pass(due)
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.CANCELLED
+    assert not RankedSeat.objects.filter(active=True).exists()
+    assert not Penalty.objects.exists()
+    services.queue_join(user=four[0], variant="sichuan", address="10.0.0.1")
