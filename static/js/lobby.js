@@ -168,10 +168,6 @@ async function setupCreate() {
     $("#btn-create").disabled = true;
     try {
       const room = await api("POST", "/api/rooms/", body);
-      // One click deals the hand: the player is ready as they sit, with their share of
-      // the deal's randomness drawn now, after the server committed to its seed (the
-      // commitment is on the hand's fairness panel), so no Ready dialog stands between.
-      await api("POST", `/api/rooms/${room.id}/ready/`, { client_seed: clientSeed() });
       location.href = `/rooms/${room.id}/`;
     } catch (e) {
       err.textContent = refusal(e);
