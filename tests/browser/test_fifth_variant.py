@@ -67,7 +67,9 @@ def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screen
     if wins:
         # Its result line: items in its own unit, as its data says ("pt", added).
         expect(page.locator("#result .result-item").first).to_contain_text("pt")
-        expect(page.locator("#result .result-total").first).to_contain_text(f"{wins[0]['total']}pt")
+        expect(page.locator("#result .result-total").first).to_contain_text(
+            f"{wins[0]['total']} pt"
+        )
     page.screenshot(path=str(screenshots_dir / "fifth-variant-result-1280x800.png"))
 
     # The hand page re-deals it from the deal procedure the variant serves.

@@ -105,7 +105,7 @@ def test_play_hangzhou_with_a_chow(browser, live_server_url, screenshots_dir):
     page.screenshot(path=str(screenshots_dir / "hangzhou-chow-1280x800.png"))
     discard(page, "3s")
     result = page.locator("#result[open]")
-    autoplay(page, lambda: result.count() > 0, timeout=30)
+    autoplay(page, lambda: result.count() > 0, timeout=60)
     dialog = page.locator("#result")
     expect(dialog.locator(".scores")).to_be_visible()
     # Settled: the running totals come with the settlement task.

@@ -102,7 +102,7 @@ def test_a_manager_runs_a_club_from_fan_table_to_a_played_table(
     mem.locator("#btn-ready").click()
     # At the member's first turn a self-drawn win is laid out, and taken from the page.
     ours = mem.locator('#my-hand .tile[data-legal="discard"], #actions button[data-type="hu"]')
-    autoplay(mem, lambda: ours.count() > 0, timeout=20)
+    autoplay(mem, lambda: ours.count() > 0, timeout=60)
     rig_first(base, room_of(mem), 3, WINS)
     mem.reload()
     mem.locator('#actions button[data-type="hu"]').click()

@@ -77,7 +77,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     expect(page.locator(".seat-left .plate")).to_have_attribute("data-seat", "3")
 
     page.locator('#actions button[data-suit="s"]').click()
-    autoplay(page, lambda: discard_count(page) >= 16, timeout=40)
+    autoplay(page, lambda: discard_count(page) >= 16, timeout=60)
     page.screenshot(path=str(screenshots_dir / "table-1280x800.png"))
     phone = context.new_page()
     phone.set_viewport_size(PHONE)
@@ -106,7 +106,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
 
     # At our next turn a self-drawn win is laid out: 胡 ends the hand.
     ours = page.locator('#my-hand .tile[data-legal="discard"], #actions button[data-type="hu"]')
-    autoplay(page, lambda: ours.count() > 0, timeout=20)
+    autoplay(page, lambda: ours.count() > 0, timeout=60)
     rig_first(base, room_of(page), 0, WINS)
     page.reload()
     page.locator('#actions button[data-type="hu"]').click()
@@ -137,7 +137,7 @@ def test_spectator_sees_no_concealed_tile(browser, live_server_url, screenshots_
     )
     room_id = room["id"]
     deal_where(owner, base, room)
-    autoplay(owner, lambda: discard_count(owner) >= 8, timeout=30)
+    autoplay(owner, lambda: discard_count(owner) >= 8, timeout=60)
     waiting_for(owner)
 
     watch_ctx = browser.new_context(viewport=PHONE)

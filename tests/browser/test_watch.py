@@ -49,7 +49,7 @@ def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screensho
     private_id = private["data"]["id"]
 
     deal_where(owner, base, api(owner, "GET", f"/api/rooms/{room_id}/")["data"])
-    autoplay(owner, lambda: discard_count(owner) >= 4, timeout=30)
+    autoplay(owner, lambda: discard_count(owner) >= 4, timeout=60)
     waiting_for(owner)  # the table holds still while the spectator looks
     expect(owner.locator("#room-watchers")).to_be_hidden()  # nobody watches yet
 
