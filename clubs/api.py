@@ -14,7 +14,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from clubs import selectors, services
-from clubs.services import ClubError
+from clubs.errors import ClubError
 from leaderboards.selectors import club_leaderboard
 from leaderboards.serializers import LeaderboardSerializer
 from leaderboards.services import club_board_set

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.names import clean_name
+from clubs.errors import ClubError
 from clubs.models import (
     DEFAULT_TIMERS,
     AuditEntry,
@@ -34,7 +35,6 @@ from clubs.models import (
     Removal,
     new_invite_code,
 )
-from config.api import clip
 from games.rules import OptionsError, UnknownVariant, get_variant
 
 Role = Membership.Role
@@ -99,25 +99,6 @@ def _check_delay(value: Any) -> int:
         return check_spectator_delay(value)
     except ValueError as e:
         raise ClubError("bad_delay", str(e)) from None
-
-
-@dataclass
-class ClubError(Exception):
-    """A refused request: a stable ``code``, a message for people, an HTTP status.
-
-    ``option`` names the house rule at fault, when one is."""
-
-    code: str
-    message: str
-    status: int = 400
-    option: str | None = None
-
-    def __post_init__(self):
-        # Messages may quote what was sent (an option's value): never whole.
-        self.message = clip(self.message)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 # --------------------------------------------------------------------------

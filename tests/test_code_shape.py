@@ -1,31 +1,16 @@
 """Two rules of the codebase, checked over every Python file outside the migrations and the
 tests: a file stays at 600 lines or under (past that it holds more than one concern: split
 it at the seam it has), and no module imports another module's private (``_x``) name (what
-another module calls is public, and its docstring states its preconditions).
-
-A file still waiting for its split or its public API is listed in ``PENDING`` and expected
-to fail (strictly: once it is done, the test says so and the entry goes)."""
+another module calls is public, and its docstring states its preconditions)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 600
 NOT_SOURCE = {"tests", "migrations", "node_modules", "static", "templates", "locale"}
-
-PENDING_LONG = {
-    "clubs/services.py": "the club services are not split yet",
-}
-PENDING_PRIVATE = {
-    "games/rooms/talk_api.py": "the room API's visibility check is still private",
-    "games/table/presence.py": "the table's write API (lock, current hand) is still private",
-    "games/table/timers.py": "the table's write API (lock, record, next hand) is still private",
-    "games/table/votes.py": "the table's write API (lock, current hand) is still private",
-}
 
 
 def sources() -> list[str]:
@@ -48,12 +33,19 @@ def lines(rel: str) -> int:
 
 
 def private_imports(text: str, rel: str) -> list[str]:
-    """``from x import _y`` in ``text`` (the file ``rel``) where ``x`` is another module of
-    the project (relative imports resolved) and ``_y`` is no dunder."""
+    """Another module's private name taken in ``text`` (the file ``rel``): ``from x import
+    _y`` where ``x`` is a module of the project (relative imports resolved), or ``m._y``
+    where ``m`` names a project module it imported; dunders are not private."""
     parts = rel[: -len(".py")].split("/")
     package = parts[:-1]  # an __init__ imports relative to its own package, as does a module
-    found = []
-    for node in ast.walk(ast.parse(text)):
+    found, modules = [], {}
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in PACKAGES:
+                    modules[alias.asname or alias.name.split(".")[0]] = alias.name
+            continue
         if not isinstance(node, ast.ImportFrom):
             continue
         if node.level:
@@ -65,16 +57,28 @@ def private_imports(text: str, rel: str) -> list[str]:
             continue  # the standard library or a third party
         for alias in node.names:
             name = alias.name
-            if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+            if private(name):
                 found.append(f"{rel}:{node.lineno}: from {module} import {name}")
+            elif is_module(f"{module}.{name}"):
+                modules[alias.asname or name] = f"{module}.{name}"
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and private(node.attr)
+        ):
+            found.append(f"{rel}:{node.lineno}: {modules[node.value.id]}.{node.attr}")
     return found
 
 
-def _pending(rels: dict[str, str]):
-    return [
-        pytest.param(rel, marks=pytest.mark.xfail(strict=True, reason=why))
-        for rel, why in rels.items()
-    ]
+def private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def test_the_walk_reads_the_project():
@@ -101,26 +105,29 @@ def test_private_imports_are_found():
     assert private_imports("from .wilds import split_wilds\n", "games/rules/x/__init__.py") == []
 
 
+def test_private_names_taken_through_a_module_are_found():
+    text = (
+        "from games.table import services\n"
+        "import games.rules.engine as engine\n"
+        "from django.db import transaction\n"
+        "room = services._lock_room(1)\n"
+        "engine._step(room)\n"
+        "transaction._private(room)\n"
+        "services.__name__\n"
+    )
+    assert private_imports(text, "games/table/assist.py") == [
+        "games/table/assist.py:4: games.table.services._lock_room",
+        "games/table/assist.py:5: games.rules.engine._step",
+    ]
+
+
 def test_no_python_file_is_over_600_lines():
-    long = {r: n for r in SOURCES if r not in PENDING_LONG and (n := lines(r)) > LIMIT}
+    long = {r: n for r in SOURCES if (n := lines(r)) > LIMIT}
     assert not long, long
-
-
-@pytest.mark.parametrize("rel", _pending(PENDING_LONG))
-def test_a_pending_file_is_split(rel):
-    assert lines(rel) <= LIMIT
 
 
 def test_no_module_imports_another_modules_private_name():
     found = [
-        line
-        for r in SOURCES
-        if r not in PENDING_PRIVATE
-        for line in private_imports((ROOT / r).read_text(encoding="utf-8"), r)
+        line for r in SOURCES for line in private_imports((ROOT / r).read_text(encoding="utf-8"), r)
     ]
     assert not found, "\n".join(found)
-
-
-@pytest.mark.parametrize("rel", _pending(PENDING_PRIVATE))
-def test_a_pending_module_takes_no_private_name(rel):
-    assert private_imports((ROOT / rel).read_text(encoding="utf-8"), rel) == []

@@ -138,7 +138,7 @@ class RoomsView(GameAPIView):
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
 
-def _visible_room(pk, user) -> Room:
+def room_visible(pk, user) -> Room:
     room = Room.objects.filter(pk=pk).select_related("owner").first()
     # A club's table is its members' only, even for one still seated at it (removed from
     # the club mid-hand); a private one is its players'.
@@ -157,7 +157,7 @@ class RoomDetailView(GameAPIView):
     @extend_schema(responses={200: ROOM_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request, pk):
         user = request.user if request.user.is_authenticated else None
-        room = _visible_room(pk, user)
+        room = room_visible(pk, user)
         payload = selectors.room_payload(room, for_user=user)
         return Response(late.room_for(payload, room.spectator_delay))
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.rooms.api import ERROR_SCHEMA, GameAPIView, _visible_room
+from games.rooms.api import ERROR_SCHEMA, GameAPIView, room_visible
 from games.rooms.throttles import TableTalkThrottle
 from games.table import late, phrases, votes
 from games.table.selectors import seats_with_users
@@ -44,7 +44,7 @@ class DissolveView(GameAPIView):
 
     @extend_schema(operation_id="room_dissolve_vote", responses={200: LATEST, 404: ERROR_SCHEMA})
     def get(self, request, pk):
-        room = _visible_room(pk, request.user)
+        room = room_visible(pk, request.user)
         vote = latest_vote(room.pk, seats_with_users(room.pk))
         return Response({"vote": late.vote_for(vote, room, request.user)})
 

@@ -20,7 +20,7 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
     """Turn 托管 on or off for ``user``'s seat; the current decision is re-clocked."""
     if not isinstance(on, bool):
         raise services.ServiceError("bad_request", "auto must be true or false")
-    room = services._lock_room(room_id)
+    room = services.room_lock(room_id)
     if not on:  # handing a seat to 托管 is always allowed (the club does it on removal)
         services.check_member(room, user)
     seats = selectors.seats_with_users(room.pk)
@@ -31,7 +31,7 @@ def seat_auto_play(*, room_id, user, on: bool) -> Room:
         return room
     seat.auto = on
     seat.save(update_fields=["auto"])
-    hand = services._current_hand(room)
+    hand = services.hand_in_play(room)
     if hand is not None:
         # Forget this seat's running clock so the new delay (the bots' or the table's)
         # applies to the decision in hand, then let the room recompute every clock.
@@ -48,10 +48,10 @@ def seat_put_out(*, room_id, user) -> Room:
     of their seat as a leave puts one (``services.room_leave``: played by a bot to the
     hand's end, then open for someone else), without the walk-out penalty nor its end of
     the match; between hands ``room_leave`` itself costs nothing."""
-    room = services._lock_room(room_id)
+    room = services.room_lock(room_id)
     seats = selectors.seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
-    hand = services._current_hand(room)
+    hand = services.hand_in_play(room)
     if seat is None or hand is None:
         return services.room_leave(room_id=room_id, user=user) if seat is not None else room
     Presence.objects.filter(room=room, user=user).delete()

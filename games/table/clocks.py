@@ -129,7 +129,7 @@ def close_due(hand: Hand, state, now: datetime) -> bool:
 
 
 def closing(hand: Hand, state, now: datetime) -> list:
-    """The server's close of ``state``'s claim window as a step for ``_record``, if it is
+    """The server's close of ``state``'s claim window as a step for ``hand_save_steps``, if it is
     due now: an answer that leaves nobody deciding after the window's time closes it in
     its own transaction, as the sweeper would a moment later.  [] otherwise."""
     if not close_due(hand, state, now):

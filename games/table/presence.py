@@ -19,12 +19,12 @@ from games.rules import HandState
 from games.table import publish
 from games.table.clocks import set_deadlines, untimed
 from games.table.selectors import seat_viewers, seats_with_users
-from games.table.services import ServiceError, _current_hand, _lock_room, _lock_room_playing
+from games.table.services import ServiceError, hand_in_play, room_lock, room_lock_playing
 
 
 def refresh_deadlines(room: Room) -> None:
     """Recompute the current decision's clocks after a presence change (room locked)."""
-    hand = _current_hand(room)
+    hand = hand_in_play(room)
     if hand is None:
         return
     state = HandState.from_json(hand.state)
@@ -52,7 +52,7 @@ def _mark_presence(room: Room, user, channel: str, present: bool) -> None:
 def seat_presence(*, room_id, user, channel: str, present: bool) -> None:
     """A seated player's socket opened or closed: a player who goes away (or comes back)
     at a table without timers gets (or loses) a clock for the decision in hand."""
-    room, playing = _lock_room_playing(room_id)
+    room, playing = room_lock_playing(room_id)
     _mark_presence(room, user, channel, present)
     if playing and untimed(room):  # with both timers set, presence changes no clock
         refresh_deadlines(room)
@@ -64,7 +64,7 @@ def watch_presence(*, room_id, user, channel: str, present: bool) -> None:
     """A spectator's socket opened or closed: the watchers count changes (spectators
     change no clock); the row is beaten and expired like a player's."""
     try:
-        room = _lock_room(room_id)
+        room = room_lock(room_id)
     except ServiceError:
         if not present:
             Presence.objects.filter(channel=channel).delete()

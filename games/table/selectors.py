@@ -54,7 +54,7 @@ def _seat_payload(seat: Seat, present: set[int], labels: dict | None = None) -> 
 def room_and_playing(room_id, *, owner: bool = False, lock: bool = False):
     """(the room, or None: no such room or not an id; whether a hand is being played in
     it), in one statement; ``owner``: with its owner read too; ``lock``: the room's row
-    locked until the transaction ends (``services._lock_room_playing``)."""
+    locked until the transaction ends (``services.room_lock_playing``)."""
     try:
         room_id = int(room_id)
     except (ValueError, TypeError):

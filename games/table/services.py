@@ -22,7 +22,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
+from clubs.errors import ClubError
+from clubs.services import check_spectator_delay, check_timer, room_rules
 from games.models import Hand, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -166,15 +167,19 @@ def _club_rules(preset, owner, variant, rules, timers):
     return club
 
 
-def _lock_room(room_id) -> Room:
+def room_lock(room_id) -> Room:
+    """The room's row, locked until the transaction ends: the first lock of every change
+    to a room or its hand (a cap check takes the user's row before it: ``limits``).  Call
+    inside ``transaction.atomic``; refuses an unknown room (``no_room``, 404)."""
     try:
         return Room.objects.select_for_update().get(pk=int(room_id))
     except (ValueError, TypeError, Room.DoesNotExist):
         raise ServiceError("no_room", "no such room", 404) from None
 
 
-def _lock_room_playing(room_id) -> tuple[Room, bool]:
-    """``_lock_room``, and whether a hand is being played in the room."""
+def room_lock_playing(room_id) -> tuple[Room, bool]:
+    """``room_lock``, and whether a hand is being played in the room (one statement on
+    PostgreSQL).  Same precondition: inside ``transaction.atomic``."""
     room, playing = room_and_playing(room_id, lock=True)
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
@@ -188,7 +193,9 @@ def check_member(room: Room, user) -> None:
         raise ServiceError("not_member", "you are no longer a member of this table's club", 403)
 
 
-def _current_hand(room: Room) -> Hand | None:
+def hand_in_play(room: Room) -> Hand | None:
+    """The hand being played in ``room``, or None.  Call with the room locked
+    (``room_lock``) when the hand is to be changed."""
     try:  # a room plays one hand at a time
         return Hand.objects.get(room=room, status=Hand.Status.PLAYING)
     except Hand.DoesNotExist:
@@ -200,7 +207,7 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
     """Take a free seat: before the game starts, or between two of its hands (a seat
     whose player left opens for someone else until the next hand starts)."""
     limits.lock_user(user)  # before the room's: the order every cap check takes
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     seats = seats_with_users(room.pk)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None and not mine.left:
@@ -211,7 +218,7 @@ def room_join(*, room_id, user, code: str | None = None) -> Room:
         raise ServiceError("wrong_code", "wrong join code for this private room", 403)
     if mine is not None:  # left this hand: out of the room until it is over
         raise ServiceError("left", "you left this game's current hand", 409)
-    if room.status == Room.Status.FINISHED or _current_hand(room) is not None:
+    if room.status == Room.Status.FINISHED or hand_in_play(room) is not None:
         raise ServiceError("room_started", "this room's game has already started", 409)
     free = [s for s in seats if s.user_id is None]
     if not free:
@@ -239,7 +246,7 @@ def room_leave(*, room_id, user) -> Room:
     no socket of theirs acts for the seat or sees its tiles again.  Where the variant says
     leaving ends the game, the match ends with the hand (or at once between hands).
     (Put out by the room's club mid-hand: ``assist.seat_put_out``, no penalty.)"""
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
@@ -247,7 +254,7 @@ def room_leave(*, room_id, user) -> Room:
     if holds.seats_held(room.pk):
         return holds.seat_hold(room, seat)
     Presence.objects.filter(room=room, user=user).delete()
-    hand = _current_hand(room)
+    hand = hand_in_play(room)
     ends_match = get_variant(room.variant).leave_ends_match
     if hand is not None:
         state = HandState.from_json(hand.state)
@@ -261,7 +268,7 @@ def room_leave(*, room_id, user) -> Room:
             # This hand is the match's last (Ningbo: leaving ends the game).
             room.hands_total = room.hands_played + 1
             room.save(update_fields=["hands_total"])
-        _record(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
+        hand_save_steps(room, hand, [(seat.index, {"type": "leave"}, "player", *out)], seats)
     elif room.status != Room.Status.FINISHED:
         seat.user = None
         seat.ready = False
@@ -279,7 +286,7 @@ def room_leave(*, room_id, user) -> Room:
 def _lock_own_open_room(room_id, user, verb: str) -> Room:
     """The room locked, if ``user`` owns it and its game has not started (bots come and
     go only then)."""
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     if room.owner_id != user.pk:
         raise ServiceError("not_owner", f"only the room's owner can {verb} bots", 403)
     check_member(room, user)
@@ -300,7 +307,7 @@ def room_add_bot(*, room_id, user) -> Room:
     seat = free[0]
     seat.user = bot_user(n)
     seat.save(update_fields=["user"])
-    if _maybe_start_hand(room) is None:  # a deal tells the table itself
+    if hand_start_next(room) is None:  # a deal tells the table itself
         publish.room_changed_on_commit(room.pk)
     return room
 
@@ -336,7 +343,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
     The seed is checked before anything is touched; sent again while already ready, it
     replaces the earlier one (until the deal, when seeds are fixed)."""
     seed = _check_client_seed(client_seed)
-    room, playing = _lock_room_playing(room_id)
+    room, playing = room_lock_playing(room_id)
     check_member(room, user)
     seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
@@ -357,7 +364,7 @@ def room_ready(*, room_id, user, client_seed: str | None = None) -> Room:
         fields.append("client_seed")
     seat.save(update_fields=fields)
     # A ready that deals the hand is told with the deal (``_hand_start``'s room payload).
-    if _maybe_start_hand(room, seats=seats, playing=playing) is None:
+    if hand_start_next(room, seats=seats, playing=playing) is None:
         _auto_ready_clock(room, seats)
         publish.room_changed_on_commit(room.pk)
     return room
@@ -378,20 +385,21 @@ def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
         room.save(update_fields=["next_hand_at"])
 
 
-def _maybe_start_hand(
+def hand_start_next(
     room: Room,
     *,
     force: bool = False,
     seats: list[Seat] | None = None,
     playing: bool | None = None,
 ) -> Hand | None:
-    """Start the next hand if four seats are filled and every human is ready.
+    """Start the next hand if four seats are filled and every human is ready.  Call with
+    the room locked (``room_lock``), inside its transaction.
 
     ``force`` (the between-hands timer) starts it with whoever is not ready; ``seats``:
     the room's seats as they are now, if the caller has them (room locked); ``playing``:
     whether a hand is being played, if the caller read it with the lock."""
     if playing is None:
-        playing = _current_hand(room) is not None
+        playing = hand_in_play(room) is not None
     if room.status == Room.Status.FINISHED or playing:
         return None
     seats = seats if seats is not None else seats_with_users(room.pk)
@@ -476,7 +484,7 @@ def hand_act(*, room_id, user, version, action) -> int:
     """Apply a seated player's action; returns the new version.
 
     The one write path of a move: lock the room, read its playing hand (current: read
-    under the lock), apply the engine, then ``_record``."""
+    under the lock), apply the engine, then ``hand_save_steps``."""
     room = store.lock_room(room_id)
     if room is None:
         raise ServiceError("no_room", "no such room", 404)
@@ -514,11 +522,13 @@ def hand_act(*, room_id, user, version, action) -> int:
         raise ServiceError(out.code, out.reason, 409)
     now = timezone.now()
     steps = [(seat.index, action, "player", *out), *closing(hand, out[0], now)]
-    _record(room, hand, steps, seats, now, fresh=fresh)
+    hand_save_steps(room, hand, steps, seats, now, fresh=fresh)
     return hand.version
 
 
-def _record(room: Room, hand: Hand, steps, seats: list[Seat], now=None, *, fresh=None) -> None:
+def hand_save_steps(
+    room: Room, hand: Hand, steps, seats: list[Seat], now=None, *, fresh=None
+) -> None:
     """Save the snapshot and append accepted actions to the log, in this transaction
     (the room locked), and publish each seat's view on commit.
 

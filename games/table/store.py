@@ -7,7 +7,7 @@ caller asks) the fresh presence, one saves the hand's snapshot and appends the a
 query afresh at every move, which cost a move more than the engine, the views and the
 disk flush together.  Elsewhere (SQLite, the embedded profile) the ORM does the same
 work.  Either way the objects returned are the models' own, as the ORM loads them, and
-what is saved is what the models read back: ``services._record`` stays the one write
+what is saved is what the models read back: ``services.hand_save_steps`` stays the one write
 path, this module only its storage.
 
 Call inside a transaction (the room lock is held to its end).

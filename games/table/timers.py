@@ -16,7 +16,7 @@ from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
 from games.table import store
 from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action, untimed
-from games.table.services import _lock_room, _maybe_start_hand, _record
+from games.table.services import hand_save_steps, hand_start_next, room_lock
 
 log = logging.getLogger(__name__)
 
@@ -107,17 +107,17 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
             set_deadlines(room, hand, state, seats, now, fresh=fresh)
     if not steps:
         return 0
-    _record(room, hand, steps, seats, now, fresh=fresh)
+    hand_save_steps(room, hand, steps, seats, now, fresh=fresh)
     return len(steps)
 
 
 @transaction.atomic
 def room_next_hand(room_id, now: datetime | None = None) -> Hand | None:
     now = now or timezone.now()
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     if room.next_hand_at is None or room.next_hand_at > now:
         return None
-    hand = _maybe_start_hand(room, force=True)
+    hand = hand_start_next(room, force=True)
     if hand is None and room.status == Room.Status.OPEN:
         # A countdown whose table lost a player meanwhile: nothing to start, stop it.
         room.next_hand_at = None

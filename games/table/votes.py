@@ -23,7 +23,7 @@ from clubs.selectors import room_hidden_from
 from games.models import DissolveVote, Room
 from games.table import publish
 from games.table.selectors import seats_with_users
-from games.table.services import ServiceError, _current_hand, _lock_room
+from games.table.services import ServiceError, hand_in_play, room_lock
 from records.services import match_finished_on_commit
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ AGREE, REFUSE = "agree", "refuse"
 def _room_for(room_id, user) -> Room:
     """The room locked, its match not over; a club room is not found by someone outside
     the club."""
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     if room_hidden_from(room.club_id, user):
         raise ServiceError("no_room", "no such room", 404)
     if room.status == Room.Status.FINISHED:
@@ -63,7 +63,7 @@ def _decide(room: Room, vote: DissolveVote, now: datetime, *, timed_out: bool = 
         return
     vote.decided_at, vote.deadline_at = now, None
     vote.save(update_fields=["status", "decided_at", "deadline_at", "answers"])
-    if vote.status == DissolveVote.Status.PASSED and _current_hand(room) is None:
+    if vote.status == DissolveVote.Status.PASSED and hand_in_play(room) is None:
         room.status, room.next_hand_at = Room.Status.FINISHED, None
         room.save(update_fields=["status", "next_hand_at"])
         match_finished_on_commit(room.pk)  # its hands are settled or on their way
@@ -138,7 +138,7 @@ def vote_fire(vote_id, now: datetime | None = None) -> bool:
     room_id = DissolveVote.objects.filter(pk=vote_id).values_list("room_id", flat=True).first()
     if room_id is None:
         return False
-    room = _lock_room(room_id)
+    room = room_lock(room_id)
     vote = DissolveVote.objects.filter(
         pk=vote_id, status=DissolveVote.Status.OPEN, deadline_at__lte=now
     ).first()

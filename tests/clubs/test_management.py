@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from clubs import selectors, services
+from clubs.errors import ClubError
 from clubs.models import AuditEntry, JoinRequest, Membership
-from clubs.services import ANNOUNCEMENT_MAX, ClubError
+from clubs.services import ANNOUNCEMENT_MAX
 from games.models import Hand, Room, Seat, Settlement
 from tests.clubs.conftest import ROLES, role_of
 

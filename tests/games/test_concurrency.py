@@ -112,7 +112,7 @@ def test_an_action_that_waited_for_the_lock_acts_on_the_hand_as_it_is_after_the_
     def first():
         try:
             with transaction.atomic():
-                services._lock_room(room.pk)
+                services.room_lock(room.pk)
                 services.hand_act(
                     room_id=room.pk,
                     user=users[0],
