@@ -176,6 +176,7 @@ def ui_strings() -> dict[str, str]:
         "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
         "auto_pass": _("Time ran out: you passed."),
         "auto_move": _("Time ran out: a move was played for you."),
+        "played_for_close": _("Got it"),
         "quick_play": _("Quick play"),
         "creating": _("Creating…"),
         "club_preset": _("%(club)s · %(preset)s, version %(n)s"),
