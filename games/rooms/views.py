@@ -183,7 +183,7 @@ def ui_strings() -> dict[str, str]:
         # Replays and the check of the deal.
         "replay_hand": _("Replay and check this hand"),
         "hand_link": _("Hand %(n)s: replay and check"),
-        "commitment": _("Deal commitment"),
+        "next_commitment": _("Deal commitment of hand %(n)s"),
         "commitment_line": _(
             "The fingerprint of this deal's secret seed, fixed before anyone is ready: "
             "you can check the deal after the hand."
