@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.rules import tiles as T
+from tests.browser.a11y import violations
 from tests.browser.players import autoplay, deal_where, table_room
 from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
 
@@ -160,7 +161,7 @@ def test_a_player_back_after_the_clock_played_is_told_what_was_played(
     browser, live_server_url, screenshots_dir, size, locale
 ):
     base = live_server_url
-    context = browser.new_context(viewport=size, locale=locale)
+    context = browser.new_context(viewport=size, locale=locale, bypass_csp=True)  # for axe
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -186,6 +187,7 @@ def test_a_player_back_after_the_clock_played_is_told_what_was_played(
     expect(told.first).to_contain_text(label)
     wide = page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1")
     assert not wide
+    assert violations(page, "#played-for") == []  # readable, its button named
     _shot(page, screenshots_dir, "played-for", size, locale)
 
     # Our own move: the notice goes.
