@@ -45,6 +45,7 @@ from games.table import finisher, holds, limits, publish
 from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.table.clocks import same_decision, set_deadlines
 from games.table.errors import ServiceError
+from games.table.messages import step_events
 from games.table.selectors import (
     match_score,
     room_and_playing,
@@ -581,7 +582,7 @@ def hand_save_steps(
     publish.hand_changed_on_commit(
         room.pk,
         hand,
-        [(st, events) for *_, st, events in steps],
+        [(step[3], step_events(*step)) for step in steps],
         viewers=seat_viewers(seats),
         private=room.private,
         private_to=private_to,
