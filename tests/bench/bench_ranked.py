@@ -33,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_ranked")
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/3")
-os.environ.setdefault("REDIS_CACHE_URL", "redis://127.0.0.1:6379/4")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/5")
+os.environ.setdefault("REDIS_CACHE_URL", "redis://127.0.0.1:6379/6")
 os.environ.setdefault("CHANNEL_LAYER_PREFIX", "mahjong-ranked")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
