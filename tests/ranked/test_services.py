@@ -251,3 +251,21 @@ def test_leaving_after_the_first_deal_is_auto_play_and_the_match_counts(four):
     seat = match.room.seats.get(index=2)
     assert match.status == RankedMatch.Status.WAITING and seat.auto and not seat.left
     assert not Penalty.objects.exists()
+
+
+def test_no_countdown_deals_a_ranked_table_without_its_last_player(four, settings):
+    # Ningbo's countdown readies a fourth player at a table; at a ranked one the first
+    # deal waits for all four, and one who never came is a no-show.
+    queue(four, variant="ningbo")
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four[:3]:
+        table.room_ready(room_id=match.room_id, user=u)
+    room = Room.objects.get(pk=match.room_id)
+    assert room.status == Room.Status.OPEN and room.next_hand_at is None
+    due = timezone.now() + timedelta(seconds=settings.RANKED_ARRIVE_SECONDS + 1)
+    QueueEntry.objects.update(seen_at=due)
+    matcher.match_pass(due)
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.CANCELLED
+    assert list(Penalty.objects.values_list("user_id", flat=True)) == [four[3].pk]
