@@ -1,26 +1,29 @@
-"""The matching pass: any process may run it.  Each sweep of the table sweeper calls in
-(``match_pass_due``): the pass takes the turn in the shared cache, runs, and leaves the
-turn taken for ``RANKED_MATCH_INTERVAL`` seconds after it ends, so passes follow one
-another without overlapping however many processes sweep.  Queue polls call in too, but
-run a pass only when none has ended for three intervals (no process sweeps: the embedded
-profile before any socket has started its sweeper).  Should passes still meet (a turn
-lost with a dead process), several at once never seat a player twice.
+"""The matching passes, one per variant: any process may run them.  Each sweep of the
+table sweeper calls in (``match_pass_due``): a variant's pass takes that variant's turn
+in the shared cache, runs, and leaves the turn taken for ``RANKED_MATCH_INTERVAL``
+seconds after it ends, so one variant's passes follow one another without overlapping
+however many processes sweep, and different variants' passes run side by side in
+different processes.  Queue polls call in too, but run passes only when none has ended
+for three intervals (no process sweeps: the embedded profile before any socket has
+started its sweeper).  Should passes still meet (a turn lost with a dead process),
+several at once never seat a player twice.
 
-A pass, each step in its own transaction:
-1. drops queue entries nobody polled within ``RANKED_QUEUE_GRACE``;
+A variant's pass, each step in its own transaction:
+1. drops queue entries neither polled nor held by a socket within ``RANKED_QUEUE_GRACE``;
 2. settles tables whose time to arrive is over: a started table is playing; at one still
    waiting, who is not ready never came (penalised) and the others return to the queue
    at their old places;
-3. per variant, reads the waiting entries, forms tables (``ranked.matching``) and seats
-   each in a transaction of its own that first locks its four entries (``SKIP LOCKED``:
-   one taken or held by another pass, and the table is not formed): the room, the match,
-   its seats (one active ranked seat per player: a unique index) and the entries' room;
+3. reads the waiting entries, forms tables (``ranked.matching``) and seats each in a
+   transaction of its own that first locks its four entries (``SKIP LOCKED``: one taken
+   or held by another pass, and the table is not formed): the room, the match, its
+   seats (one active ranked seat per player: a unique index) and the entries' room;
 4. gives those who chose "fill with bots" and waited that long a bot table (unranked).
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -29,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Room, Seat
+from games.rules import available
 from games.table import seating, services
 from games.table.errors import ServiceError
 from ranked.matching import Waiting, form_tables
@@ -42,7 +46,7 @@ from ranked.services import (
 )
 
 log = logging.getLogger(__name__)
-# Held while a pass runs and for an interval after it: the turn.
+# Per variant, held while its pass runs and for an interval after it: the turn.
 PASS_KEY = "ranked:match-pass"
 # Present while a pass ended within three intervals: some process is matching.
 RAN_KEY = "ranked:match-ran"
@@ -51,45 +55,53 @@ PASS_TIMEOUT = 120
 
 
 def match_pass_due(*, poll: bool = False) -> None:
-    """A pass, if the turn is free anywhere the cache is shared (per process on the
-    embedded profile's local cache).  ``poll``: called from a queue poll, which runs one
-    only where no pass has ended for three intervals: where sweepers match, a REST
-    request never carries a pass (seconds, with a burst of tables to seat)."""
+    """Each variant's pass whose turn is free anywhere the cache is shared (per process
+    on the embedded profile's local cache), starting from a variant drawn at random, so
+    that processes sweeping at once take different variants' turns and run their passes
+    side by side.  ``poll``: called from a queue poll, which runs passes only where none
+    has ended for three intervals: where sweepers match, a REST request never carries a
+    pass (seconds, with a burst of tables to seat)."""
     if poll and cache.get(RAN_KEY):
         return
-    if not cache.add(PASS_KEY, 1, timeout=PASS_TIMEOUT):
-        return
-    try:
-        match_pass()
-    finally:
-        cache.set(PASS_KEY, 1, timeout=settings.RANKED_MATCH_INTERVAL)
-        cache.set(RAN_KEY, 1, timeout=3 * settings.RANKED_MATCH_INTERVAL)
+    keys = [v.key for v in available()]
+    first = random.randrange(len(keys))
+    for variant in keys[first:] + keys[:first]:
+        turn = f"{PASS_KEY}:{variant}"
+        if not cache.add(turn, 1, timeout=PASS_TIMEOUT):
+            continue
+        try:
+            variant_pass(variant, timezone.now())
+        finally:
+            cache.set(turn, 1, timeout=settings.RANKED_MATCH_INTERVAL)
+            cache.set(RAN_KEY, 1, timeout=3 * settings.RANKED_MATCH_INTERVAL)
 
 
 def match_pass(now: datetime | None = None) -> int:
-    """One matching pass; returns the number of ranked tables formed."""
+    """Every variant's pass, here and now; returns the number of ranked tables formed."""
     now = now or timezone.now()
+    return sum(variant_pass(v.key, now) for v in available())
+
+
+def variant_pass(variant: str, now: datetime) -> int:
+    """One variant's matching pass; returns the number of ranked tables formed."""
     stale = now - timedelta(seconds=settings.RANKED_QUEUE_GRACE)
-    QueueEntry.objects.filter(seen_at__lt=stale).delete()
-    arrivals_due(now)
-    variants = QueueEntry.objects.filter(room__isnull=True).values_list("variant", flat=True)
-    formed = 0
-    for variant in sorted(set(variants)):
-        formed += variant_match(variant, now)
-    return formed
+    QueueEntry.objects.filter(variant=variant, seen_at__lt=stale).delete()
+    arrivals_due(variant, now)
+    return variant_match(variant, now)
 
 
-def arrivals_due(now: datetime) -> None:
+def arrivals_due(variant: str, now: datetime) -> None:
     # A match whose record was written but whose settling was lost (a worker died between
     # the two) is settled here: its players would otherwise stay held at it.
     for room_id in RankedMatch.objects.filter(
+        variant=variant,
         status__in=[RankedMatch.Status.WAITING, RankedMatch.Status.PLAYING],
         room__status=Room.Status.FINISHED,
         room__record__isnull=False,
     ).values_list("room_id", flat=True):
         match_settle(room_id)
     for match_id in RankedMatch.objects.filter(
-        status=RankedMatch.Status.WAITING, arrive_by__lte=now
+        variant=variant, status=RankedMatch.Status.WAITING, arrive_by__lte=now
     ).values_list("pk", flat=True):
         arrival_settle(match_id, now)
 

@@ -269,3 +269,29 @@ def test_no_countdown_deals_a_ranked_table_without_its_last_player(four, setting
     match.refresh_from_db()
     assert match.status == RankedMatch.Status.CANCELLED
     assert list(Penalty.objects.values_list("user_id", flat=True)) == [four[3].pk]
+
+
+def test_a_pass_holds_its_variants_turn_and_polls_defer_to_sweeps(four, make_user, settings):
+    from django.core.cache import cache
+
+    turns = [f"{matcher.PASS_KEY}:{v}" for v in ("sichuan", "guangzhou")] + [matcher.RAN_KEY]
+    cache.delete_many(turns)
+    settings.RANKED_MATCH_INTERVAL = 30
+    queue(four)
+    matcher.match_pass_due()  # a sweep: every variant's turn is free
+    assert RankedMatch.objects.count() == 1
+    more = [make_user(f"t{i}") for i in range(8)]
+    queue(more[:4], addresses=[f"10.4.0.{i}" for i in range(4)])
+    queue(more[4:], variant="guangzhou", addresses=[f"10.4.1.{i}" for i in range(4)])
+    cache.delete(turns[1])  # Guangzhou's interval is over, Sichuan's is not
+    matcher.match_pass_due()
+    assert list(RankedMatch.objects.values_list("variant", flat=True).order_by("pk")) == [
+        "sichuan",
+        "guangzhou",
+    ]
+    cache.delete_many(turns[:2])
+    matcher.match_pass_due(poll=True)  # a pass ended lately: polls leave it to the sweeps
+    assert RankedMatch.objects.count() == 2
+    cache.delete(matcher.RAN_KEY)
+    matcher.match_pass_due(poll=True)  # nothing swept for three intervals: a poll matches
+    assert RankedMatch.objects.count() == 3
