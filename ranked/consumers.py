@@ -20,15 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
+from django.db import DatabaseError
 
 from games.table.errors import ServiceError
 from ranked import services
+
+log = logging.getLogger(__name__)
 
 
 def beat() -> float:
@@ -78,7 +82,10 @@ class PlayConsumer(AsyncWebsocketConsumer):
 
     async def beat_forever(self):
         while True:
-            await self.send_state()
+            try:
+                await self.send_state()
+            except DatabaseError:  # an outage: the next beat tries again
+                log.warning("the play socket's beat failed", exc_info=True)
             await asyncio.sleep(beat())
 
     async def send_state(self):
