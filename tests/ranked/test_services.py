@@ -12,6 +12,7 @@ from games.table import services as table
 from ranked import ladder, matcher, services
 from ranked.models import Penalty, QueueEntry, Rank, RankedMatch, RankedSeat
 from tests.games.conftest import play_out
+from tests.live import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -144,8 +145,14 @@ def test_a_finished_match_moves_points_by_placement(four):
     for u in four:
         table.room_ready(room_id=match.room_id, user=u)
     play_out(match.room)
+    # The match's record is a task of its own after the hand's settlement (a worker's,
+    # in the services profile): the 段位 move when it is written.
+    wait_for(
+        lambda: RankedMatch.objects.filter(pk=match.pk, status="finished").exists(),
+        30,
+        "the ranked match settled",
+    )
     match.refresh_from_db()
-    assert match.status == RankedMatch.Status.FINISHED
     seats = list(match.seats.order_by("seat"))
     assert sorted(s.placement for s in seats) == [1, 2, 3, 4]
     for s in seats:
