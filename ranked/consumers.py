@@ -41,7 +41,14 @@ def beat() -> float:
     return settings.RANKED_QUEUE_GRACE / 4
 
 
-@database_sync_to_async
+def off_loop(fn):
+    """``fn`` on a worker thread of the shared pool with that thread's connection, not on
+    the one thread a process keeps for thread-sensitive calls (the sweeper's passes run
+    there: seconds while a burst of tables is seated)."""
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
+@off_loop
 def player_of(session):
     """The signed-in user of the socket's session, or None (read as a page reads it)."""
     if session is None:
@@ -50,7 +57,7 @@ def player_of(session):
     return user if user.is_authenticated else None
 
 
-@database_sync_to_async
+@off_loop
 def queue_state(user) -> dict | None:
     try:
         return services.queue_poll(user=user)
@@ -58,7 +65,7 @@ def queue_state(user) -> dict | None:
         return None
 
 
-queue_seen = database_sync_to_async(services.queue_seen)
+queue_seen = off_loop(services.queue_seen)
 
 
 class PlayConsumer(AsyncWebsocketConsumer):

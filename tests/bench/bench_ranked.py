@@ -124,6 +124,7 @@ async def player(port, person, start, out, stop, pool):
     """Arrive at ``start`` (loop time), open the play socket, queue, wait until seated
     (or ``stop``)."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
 
     loop = asyncio.get_running_loop()
     token = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
@@ -164,7 +165,7 @@ async def player(port, person, start, out, stop, pool):
                 if d["room"]:
                     out["seated"].append(loop.time() - t0)
                     return
-    except (TimeoutError, OSError) as e:
+    except (TimeoutError, OSError, WebSocketException) as e:
         out["errors"].append(type(e).__name__)
 
 
