@@ -244,7 +244,7 @@ def tables_report(people):
 
     step = {p["user"]: p["step"] for p in people}
     address = {p["user"]: p["address"] for p in people}
-    seats = list(RankedSeat.objects.values_list("match_id", "user_id"))
+    seats = list(RankedSeat.objects.filter(user__in=step).values_list("match_id", "user_id"))
     per_user = Counter(u for _, u in seats)
     tables: dict[int, list[int]] = {}
     for m, u in seats:
