@@ -400,6 +400,8 @@ def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
         return
+    if room.status == Room.Status.OPEN and holds.seats_held(room.pk):
+        return  # a held room's first deal waits for all: the holder calls off a no-show
     due = timezone.now() + timedelta(seconds=seconds)
     if room.next_hand_at is None or due < room.next_hand_at:
         room.next_hand_at = due

@@ -26,6 +26,12 @@ function ruleSummary() {
 
 export function renderRoom() {
   const { room, state } = table;
+  // A ranked match called off before its first deal (a player never came): those who
+  // came are queued again at their old places, and the play page shows that wait.
+  if (room.status === "finished" && !room.hands_played && room.seats.some((s) => s.rank)) {
+    window.location.assign("/play/");
+    return;
+  }
   $("#room-variant").textContent = named(room.variant_name);
   const handNo = Math.min(room.hands_played + (state && state.phase !== "ended" ? 0 : 1),
     room.hands_total);
