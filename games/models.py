@@ -2,9 +2,9 @@
 
 The action log (:class:`HandAction`) is the truth; ``Hand.state`` is a cache of
 the engine state it leads to, saved in the same transaction as each action and
-rebuildable with ``manage.py hand_verify``.  Row-locking policy: every change
-to a hand locks its :class:`Room` row first (``select_for_update``), then reads
-and writes the hand; nothing else takes locks, so there is one lock order.
+rebuildable with ``manage.py hand_verify``.  Every change to a hand locks its
+:class:`Room` row first, then reads and writes the hand; the order of every row lock
+(users, club, room, hand, the rest) is in ``games.locks``.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ class Room(models.Model):
     match = models.JSONField(default=dict, blank=True)
     # When the next hand starts even if not everyone has readied (between hands).
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Bumped by every room frame sent (``games.table.publish.room_changed_on_commit``):
+    # sent after the commit, two frames may cross on the way; a client keeps the newer.
+    revision = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     # A club room (seen only by the club's members) and the preset version its rules came from.
     club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.PROTECT)

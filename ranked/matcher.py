@@ -31,6 +31,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.locks import users_lock
 from games.models import Room, Seat
 from games.rules import available
 from games.table import seating, services
@@ -220,7 +221,9 @@ def variant_match(variant: str, now: datetime) -> int:
 def table_seat(group: list[QueueEntry], variant: str, season, now: datetime) -> bool:
     """Seat these four at a new ranked table, all or none.  Their entries are locked
     first; one gone, seated or held by another pass meanwhile: this table is not formed
-    (the rest wait for the next pass)."""
+    (the rest wait for the next pass).  Their users' rows are locked before the entries
+    (``games.locks``): a player's own queue change takes them in that order too."""
+    users_lock(e.user_id for e in group)
     held = QueueEntry.objects.select_for_update(skip_locked=True).filter(
         pk__in=[e.pk for e in group], room__isnull=True
     )
@@ -260,6 +263,7 @@ def table_seat(group: list[QueueEntry], variant: str, season, now: datetime) -> 
 
 @transaction.atomic
 def bots_seat(entry: QueueEntry) -> None:
+    users_lock([entry.user_id])  # before the entry's row (``games.locks``)
     held = QueueEntry.objects.select_for_update(skip_locked=True)
     if held.filter(pk=entry.pk, room__isnull=True).first() is None:
         return

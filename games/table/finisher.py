@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 
+from games.locks import users_lock
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
 from games.table import publish, settling
@@ -76,7 +77,16 @@ def hand_settle(hand_id) -> Settlement | None:
     settlement returned holds its hand (as read here, under the lock).
 
     Idempotent: the settlement row is unique per hand, so a retried task finds it and
-    does nothing more."""
+    does nothing more.
+
+    Locks in ``games.locks`` order: the players' rows (their balances move), then the
+    room's (its seats' running scores move), then the hand's."""
+    found = Hand.objects.filter(pk=hand_id).values_list("room_id", "players").first()
+    if found is None:
+        return None
+    room_id, players = found
+    users_lock(players or [])
+    Room.objects.select_for_update().filter(pk=room_id).values_list("pk").first()
     hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
     if hand is None or hand.status != Hand.Status.ENDED:
         return None

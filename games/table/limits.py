@@ -7,16 +7,17 @@ for it, so the sockets of a server that died stop counting within
 ``GAME_PRESENCE_TTL`` and nobody stays locked out; a table is a seat held in a room
 whose game is not over (waiting or playing, bot tables included).  Each check runs
 with the user's row locked (``lock_user``), so two requests of one user at once
-cannot both take the last place.  Lock order: the user's row, then a room's."""
+cannot both take the last place (``games.locks`` gives the order: a user's row before a
+room's)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.locks import users_lock
 from games.models import Presence, Room, Seat
 from games.table.errors import ServiceError
 
@@ -26,11 +27,9 @@ CLOSE_TOO_MANY = 4429
 
 
 def lock_user(user) -> None:
-    """Lock ``user``'s row until the transaction ends (call inside one).  ``no_key``: a
-    row that refers to the user (a presence row another socket writes under a room's
-    lock) may still be inserted meanwhile, or the two would wait for each other."""
-    users = get_user_model().objects.select_for_update(no_key=True)
-    users.filter(pk=user.pk).values_list("pk").first()
+    """Lock ``user``'s row until the transaction ends (call inside one, before any room's:
+    ``games.locks``)."""
+    users_lock([user.pk])
 
 
 def check_sockets(user, *, lock: bool = True) -> None:

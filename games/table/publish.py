@@ -22,6 +22,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import F
 
 from games.models import Room
 from games.table.messages import dumps, envelope, hand_end_payload, seat_states
@@ -114,18 +115,19 @@ def _to_everyone(room_id, env: dict) -> None:
 
 
 def room_changed_on_commit(room_id) -> None:
-    """Send the room's payload to its sockets after commit, read and sent under the room
-    lock: room frames carry no version, so two changes at once (two spectators leaving)
-    must go out in the order they were read, or a socket would keep the older count."""
+    """Send the room's payload to its sockets after commit.  The payload is read in a
+    transaction that bumps the room's ``revision`` (the bump's row lock orders two
+    changes at once: two spectators leaving), and sent after that transaction, so no
+    lock is held over the channel layer's round trip; two frames may then reach a
+    socket crossed, and the client keeps the one with the higher revision."""
 
     def send():
         with transaction.atomic():
-            locked = Room.objects.select_for_update().filter(pk=room_id).values_list("pk")
-            if not locked:  # the room is gone
-                return
+            if not Room.objects.filter(pk=room_id).update(revision=F("revision") + 1):
+                return  # the room is gone
             payload = room_payload(room_id)
-            if payload is not None:
-                _to_everyone(room_id, envelope("room", None, payload))
+        if payload is not None:
+            _to_everyone(room_id, envelope("room", None, payload))
 
     transaction.on_commit(send)
 

@@ -98,6 +98,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         # Whether its hands move the public boards, shown before anyone joins.
         "rated": counts_publicly(room.hands_total, any(s.user and s.user.is_bot for s in seats)),
         "status": room.status,
+        "revision": room.revision,  # the newer of two room frames (``publish``)
         "owner_id": room.owner_id,
         "owner": room.owner.shown_name,
         "seats": [_seat_payload(s, present, labels) for s in seats],

@@ -32,6 +32,9 @@ export function handle(msg) {
 }
 
 function onRoom(d) {
+  // Room frames are sent after their commits and may cross: keep the newer one.
+  const prev = table.room;
+  if (prev && prev.id === d.id && d.revision < prev.revision) return;
   table.room = d;
   const me = d.seats.find((s) => s.user_id === boot.user_id && !s.left);
   const seat = me ? me.index : null;
