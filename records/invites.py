@@ -24,6 +24,7 @@ from accounts import after_login
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club
+from config.refusals import ServiceError
 from games.models import Room
 from games.rooms import throttles
 from games.table import selectors as game_selectors
@@ -88,7 +89,7 @@ def club_invite(request, code):
     if request.method == "POST":
         try:
             joined = club_services.club_join(user=request.user, invite_code=code)
-        except club_services.ClubError as e:
+        except ServiceError as e:
             messages.error(request, e.message)
             return redirect("clubs")
         if joined.membership is None:  # the club vets who joins: the request waits

@@ -16,12 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from config.refusals import ServiceError
 from games.models import Hand
 from games.replays import selectors as replay_selectors
 from games.rules.record import RecordError
 from games.rules.review import review
 from games.table import selectors as game_selectors
-from games.table.services import ServiceError
 from reviews.models import HandReview
 
 log = logging.getLogger(__name__)

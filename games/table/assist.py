@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from config.refusals import ServiceError
 from games.models import Presence, Room
 from games.table import presence, publish, selectors, services
 
@@ -19,14 +20,14 @@ from games.table import presence, publish, selectors, services
 def seat_auto_play(*, room_id, user, on: bool) -> Room:
     """Turn 托管 on or off for ``user``'s seat; the current decision is re-clocked."""
     if not isinstance(on, bool):
-        raise services.ServiceError("bad_request", "auto must be true or false")
+        raise ServiceError("bad_request", "auto must be true or false")
     room = services.room_lock(room_id)
     if not on:  # handing a seat to 托管 is always allowed (the club does it on removal)
         services.check_member(room, user)
     seats = selectors.seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise services.ServiceError("not_seated", "you are not seated in this room", 409)
+        raise ServiceError("not_seated", "you are not seated in this room", 409)
     if seat.auto == on:
         return room
     seat.auto = on

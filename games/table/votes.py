@@ -20,10 +20,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.selectors import room_hidden_from
+from config.refusals import ServiceError
 from games.models import DissolveVote, Room
 from games.table import publish
 from games.table.selectors import seats_with_users
-from games.table.services import ServiceError, hand_in_play, room_lock
+from games.table.services import hand_in_play, room_lock
 from records.services import match_finished_on_commit
 
 log = logging.getLogger(__name__)
