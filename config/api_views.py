@@ -32,3 +32,9 @@ class ServiceAPIView(APIView):
             field, problems = next(iter(ser.errors.items()))
             raise ServiceError("bad_request", f"{field}: {' '.join(map(str, problems))}")
         return ser.validated_data
+
+
+def throttle_allows(throttle_class, request) -> bool:
+    """For plain Django views: count this request against ``throttle_class`` (the REST
+    views' rate, so a form and its API share one limit)."""
+    return throttle_class().allow_request(request, None)

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from clubs import services as club_services
 from clubs.api import ClubAPIView
+from config.converters import row_id
 from config.refusals import ServiceError
 from records import selectors
 from records.throttles import RecordsExportThrottle, RecordsReadThrottle
@@ -122,7 +123,7 @@ def _member(params) -> int | None:
     raw = params.get("member")
     if not raw:
         return None
-    member = selectors.row_id(raw)
+    member = row_id(raw)
     if member is None:
         raise ServiceError("bad_request", "member: a user id")
     return member

@@ -8,20 +8,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from config.converters import MAX_ID
 from games.models import Hand
 from games.rules import get_variant
 from games.table import late
 from games.table.bot_accounts import display_names
 from records.models import Match
-
-
-def row_id(raw: str | None) -> int | None:
-    """A row id sent in a query string, or None when it is not one (a number past what a
-    primary key holds would overflow in the database)."""
-    if not raw or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
-        return None
-    return int(raw)
 
 
 def _with_players(qs: QuerySet) -> QuerySet:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from config import refusals
+from config.api_views import throttle_allows
 from games.models import Room
 from games.rooms import throttles
 from games.rooms.talk_words import talk_strings
@@ -256,7 +257,7 @@ def room(request, pk):
 @login_required
 @require_POST
 def join_by_code(request):
-    if not throttles.allowed(throttles.JoinCodeThrottle, request):
+    if not throttle_allows(throttles.JoinCodeThrottle, request):
         messages.error(request, _("Too many join attempts: wait a minute and try again."))
         return redirect("lobby")
     code = request.POST.get("code", "").strip().upper()[:6]
