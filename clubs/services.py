@@ -34,7 +34,9 @@ from clubs.models import (
     Removal,
     new_invite_code,
 )
+from clubs.signals import member_gone
 from config.refusals import ServiceError
+from games.delay import SPECTATOR_DELAY_MAX
 from games.rules import OptionsError, UnknownVariant, get_variant
 
 Role = Membership.Role
@@ -43,7 +45,6 @@ NAME_MAX = 60
 NOTE_MAX = 200
 ANNOUNCEMENT_MAX = 500
 # The longest spectator delay a room or a preset may set, in seconds.
-SPECTATOR_DELAY_MAX = 300
 
 
 def check_spectator_delay(value: Any) -> int:
@@ -364,20 +365,9 @@ def member_remove(*, club_id, actor, user_id) -> None:
 
 
 def _leave_tables(club_id, user) -> None:
-    """One no longer a member is out of the club's tables at once: after commit their
-    sockets there re-read their access and close (4403).  A seat they hold is given up
-    as a leave gives it up, without the penalty for walking out (the club put them
-    out): freed at once between hands, played by a bot to the end of a hand on, then
-    open for someone else."""
-    from games.models import Room, Seat
-    from games.table import assist, publish
-
-    rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
-    for room_id in rooms.values_list("pk", flat=True):
-        publish.reseat_on_commit(room_id, [user.pk])
-    seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
-    for room_id in seated.values_list("room_id", flat=True):
-        assist.seat_put_out(room_id=room_id, user=user)
+    """One no longer a member is out of the club's tables at once (the table's receiver
+    of ``member_gone``: ``games.table.assist.club_member_gone``)."""
+    member_gone.send(sender=Club, club_id=club_id, user=user)
 
 
 # --------------------------------------------------------------------------

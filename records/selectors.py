@@ -8,9 +8,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
+from games import delay
 from games.models import Hand
 from games.rules import get_variant
-from games.table import late
 from games.table.bot_accounts import display_names
 from records.models import Match
 
@@ -28,7 +28,7 @@ def _still_delayed(matches: QuerySet) -> list[int]:
     """Of these matches, those not public yet (``games.table.late``): their record holds
     the last hand's result, so it waits like that hand's replay for anyone who did not
     play it."""
-    return late.held(matches, ended="ended_at", delay="room__spectator_delay")
+    return delay.held(matches, ended="ended_at", delay="room__spectator_delay")
 
 
 def club_matches(

@@ -2,8 +2,8 @@
 
 ``match_finished`` records a match once it is over: it reads the room's hands and
 settlements and writes the record once.  The settlement of every hand asks for it
-after its commit (``match_finished_on_commit``, from ``games.table.finisher.hand_settle``):
-a task that records the match if that hand was its last.
+through the table's ``match_may_have_ended`` signal (``records.receivers``): after its
+commit, a task that records the match if that hand was its last.
 """
 
 from __future__ import annotations
@@ -34,18 +34,6 @@ def ended_by_of(room: Room) -> str:
     if room.hands_played >= room.hands_total or (room.match or {}).get("finished"):
         return Match.EndedBy.COMPLETE
     return Match.EndedBy.DISSOLVED
-
-
-def _queue_record(room_id) -> None:
-    from records.tasks import record_match  # the task module imports this one
-
-    record_match.delay(room_id)
-
-
-def match_finished_on_commit(room_id) -> None:
-    """After the current transaction commits, record the room's match if it is over
-    (the task ``records.tasks.record_match``)."""
-    transaction.on_commit(lambda: _queue_record(room_id))
 
 
 def match_finished(room, ended_by: str = Match.EndedBy.COMPLETE) -> Match | None:

@@ -16,12 +16,13 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from config import refusals
 from config.api_views import throttle_allows
+from games import delay
 from games.models import Room
 from games.rooms import throttles
 from games.rooms.talk_words import talk_strings
 from games.rooms.variants import lang, listed_variants
 from games.rules import available, get_variant
-from games.table import late, selectors, services
+from games.table import selectors, services
 from games.table.phrases import phrase_list
 
 
@@ -245,7 +246,7 @@ def room(request, pk):
     }
     hands = selectors.room_hands(room)
     if seat is None and room.spectator_delay:  # a spectator: the hands ended by then
-        hands = [h for h in hands if h["ended_at"] <= late.cutoff(room.spectator_delay)]
+        hands = [h for h in hands if h["ended_at"] <= delay.cutoff(room.spectator_delay)]
     help_lines = [line[lang()] for line in boot["variant"]["help"]]
     return render(
         request,
