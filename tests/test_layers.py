@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.test_static_js import JS, js_cycles, js_imports
+from tests.test_static_js import JS, js_imports
+from tests.test_static_js import js_cycles as cycles  # any graph of hashable names
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ["config", "accounts", "games", "clubs", "leaderboards", "records", "reviews", "ranked"]
@@ -120,22 +121,6 @@ def graph() -> dict[str, set[str]]:
     return {m: {d for d in imports_of(p, m, known) if d in known} for m, p in modules.items()}
 
 
-def cycles(g: dict) -> list[list]:
-    found = []
-    for start in sorted(g):
-        stack, seen = [(start, [start])], set()
-        while stack:
-            node, path = stack.pop()
-            if start in g.get(node, ()):
-                found.append(path + [start])
-                break
-            for dep in sorted(g.get(node, ())):
-                if dep not in seen:
-                    seen.add(dep)
-                    stack.append((dep, path + [dep]))
-    return found
-
-
 def upward(g: dict) -> set[str]:
     return {f"{m} -> {d}" for m, deps in g.items() for d in deps if layer_of(d) > layer_of(m)}
 
@@ -182,7 +167,7 @@ TABLE_ORDER = ["hand", "actions", "board", "tools", "room"]
 
 def test_the_table_js_points_one_way_with_no_circle():
     g = {p.resolve(): js_imports(p) for p in JS.rglob("*.js")}
-    assert js_cycles(g) == []
+    assert cycles(g) == []
     rank = {(JS / "table" / f"{n}.js").resolve(): i for i, n in enumerate(TABLE_ORDER)}
     up = [f"{a.name} -> {b.name}" for a in rank for b in g[a] if b in rank and rank[b] > rank[a]]
     assert (JS / "table" / "hand.js").resolve() in g[(JS / "table" / "board.js").resolve()]
