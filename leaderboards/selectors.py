@@ -253,3 +253,26 @@ def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
         )
         for c in changes
     ]
+
+
+def hand_ratings(hand, changes=None) -> list[dict]:
+    """A settled hand's rating changes as its players see them (the table's ``settled``
+    message): each rated seat's skill estimate before and after, by seat.  ``changes``:
+    the settlement task's own, which it has just written (read here when not given)."""
+    if changes is None:
+        changes = RatingChange.objects.filter(hand=hand)
+    shown = []
+    for rc in changes:
+        if not rc.rated:  # an unrated room's hand moved no rating
+            continue
+        before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
+        shown.append(
+            {
+                "user_id": rc.user_id,
+                "seat": hand.players.index(rc.user_id),
+                "before": before,
+                "after": after,
+                "change": after - before,
+            }
+        )
+    return sorted(shown, key=lambda c: c["seat"])

@@ -192,3 +192,19 @@ def match_view(match: Match, lang: str) -> dict:
         for h in match.summary.get("hands", [])
     ]
     return {"players": out_players, "hands": hands}
+
+
+def match_of_room(room_id) -> int | None:
+    """The room's match record's id, once its match is recorded."""
+    return Match.objects.filter(room_id=room_id).values_list("pk", flat=True).first()
+
+
+def match_ended_after(match_id, when: datetime.datetime) -> bool:
+    return Match.objects.filter(pk=match_id, ended_at__gt=when).exists()
+
+
+def rooms_with_match_held(now: datetime.datetime | None = None) -> list[int]:
+    """Rooms whose match is over but not yet for their spectators (the lobby lists them
+    as still playing until the delay has passed)."""
+    ids = delay.held(Match.objects.all(), ended="ended_at", delay="room__spectator_delay", now=now)
+    return list(Match.objects.filter(pk__in=ids).values_list("room_id", flat=True)) if ids else []

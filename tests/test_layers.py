@@ -57,15 +57,8 @@ INTERFACES = {
     "rules_pages", "talk_api", "receivers",
 }  # fmt: skip
 
-# Imports that still point up: the table reads what the apps above it wrote (a room's
-# match record, a hand's rating changes for its settled message).  They are to become
-# hooks those apps register (as ``games.table.badges``); the list may only shrink.
-PENDING = {
-    "games.table.late -> records.models",
-    "games.table.selectors -> records.models",
-    "games.table.selectors -> leaderboards.models",
-    "games.table.selectors -> leaderboards.rating",
-}
+# Imports that still point up (none now): the list may only shrink.
+PENDING: set[str] = set()
 
 
 def module_of(path: Path) -> str:
@@ -172,3 +165,12 @@ def test_the_table_js_points_one_way_with_no_circle():
     up = [f"{a.name} -> {b.name}" for a in rank for b in g[a] if b in rank and rank[b] > rank[a]]
     assert (JS / "table" / "hand.js").resolve() in g[(JS / "table" / "board.js").resolve()]
     assert up == []
+
+
+def test_the_apps_above_the_table_register_every_read_it_makes():
+    from dataclasses import fields
+
+    from games.table.readers import Readers, readers
+
+    unset = [f.name for f in fields(Readers) if getattr(readers, f.name) == f.default]
+    assert unset == []

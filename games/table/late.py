@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games.delay import cutoff, held
+from games.delay import cutoff
 from games.models import DissolveVote, Hand, Room, Seat, Settlement
+from games.table.readers import readers
 from games.table.vote_state import vote_json
-from records.models import Match
 
 
 def room_as_of(payload: dict, when: datetime) -> dict:
@@ -50,7 +50,7 @@ def room_as_of(payload: dict, when: datetime) -> dict:
         for seat in out["seats"]:
             seat["ready"], seat["client_seed"] = False, None
     match_id = payload.get("match_id")
-    if match_id is not None and Match.objects.filter(pk=match_id, ended_at__gt=when).exists():
+    if match_id is not None and readers.match_ended_after(match_id, when):
         out["match_id"] = None  # its record is not public yet, nor that it ended
         if out["status"] == Room.Status.FINISHED:
             out["status"] = Room.Status.PLAYING
@@ -61,8 +61,7 @@ def room_as_of(payload: dict, when: datetime) -> dict:
 def rooms_finishing(now: datetime | None = None) -> list[int]:
     """Rooms whose match is over but not yet for their spectators: the lobby lists them,
     as still playing (``room_for``), until the delay has passed."""
-    ids = held(Match.objects.all(), ended="ended_at", delay="room__spectator_delay", now=now)
-    return list(Match.objects.filter(pk__in=ids).values_list("room_id", flat=True)) if ids else []
+    return readers.rooms_with_match_held(now)
 
 
 def _seated(room_id, user) -> bool:
