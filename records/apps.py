@@ -7,10 +7,10 @@ class RecordsConfig(AppConfig):
 
     def ready(self):
         from games.table import readers
-        from records import (
-            receivers,  # noqa: F401  (connects them)
-            selectors,
-        )
+
+        # receivers: connects them; tasks: registers the record's task in every process,
+        # as games does (it is queued by name, and runs in-process in the embedded profile).
+        from records import receivers, selectors, tasks  # noqa: F401
 
         readers.register(
             match_of_room=selectors.match_of_room,
