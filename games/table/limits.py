@@ -17,8 +17,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from config.refusals import ServiceError
 from games.models import Presence, Room, Seat
-from games.table.errors import ServiceError
 
 # A socket refused for being one too many is closed with this code after an error frame
 # that says why; the client may try again later (it is not final like 4403).
