@@ -11,10 +11,10 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
-from rest_framework.views import APIView
 
 from clubs import selectors, services
-from clubs.errors import ClubError
+from config.api_views import ServiceAPIView
+from config.refusals import ServiceError
 from leaderboards.selectors import club_leaderboard
 from leaderboards.serializers import LeaderboardSerializer
 from leaderboards.services import club_board_set
@@ -41,36 +41,10 @@ MY_REQUESTS = OpenApiResponse(
 PRESET = OpenApiResponse(description="a preset version: id, variant, name, version, rules, locked")
 
 
-def _refusal(code: str, detail, status: int, option: str | None = None) -> Response:
-    body = {"code": code, "detail": str(detail)}
-    if option is not None:
-        body["option"] = option
-    return Response(body, status=status)
-
-
-class ClubAPIView(APIView):
-    """Signed-in callers only; refusals of every kind answer with a ``code``."""
+class ClubAPIView(ServiceAPIView):
+    """Signed-in callers only."""
 
     permission_classes = [IsAuthenticated]
-
-    def handle_exception(self, exc):
-        # DRF's own refusals (auth, throttle, parse) get their code from config.api.
-        if isinstance(exc, ClubError):
-            return _refusal(exc.code, exc.message, exc.status, exc.option)
-        return super().handle_exception(exc)
-
-    def body(self, serializer_class):
-        """The validated JSON object, or a 400 naming the first field at fault."""
-        if not isinstance(self.request.data, dict):
-            raise ClubError("bad_request", "send a JSON object")
-        unknown = set(self.request.data) - set(serializer_class().fields)
-        if unknown:
-            raise ClubError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-        ser = serializer_class(data=self.request.data)
-        if not ser.is_valid():
-            field, problems = next(iter(ser.errors.items()))
-            raise ClubError("bad_request", f"{field}: {' '.join(map(str, problems))}")
-        return ser.validated_data
 
 
 class ClubNameSerializer(serializers.Serializer):
@@ -124,7 +98,7 @@ class ClubsView(ClubAPIView):
 
     @extend_schema(request=ClubNameSerializer, responses={201: CLUB, 400: ERROR})
     def post(self, request):
-        d = self.body(ClubNameSerializer)
+        d = self.valid(ClubNameSerializer, strict=True)
         m = services.club_create(owner=request.user, name=d["name"])
         club = m.club
         return Response(
@@ -142,7 +116,7 @@ class ClubJoinView(ClubAPIView):
         responses={200: JOINED, 201: JOINED, 202: PENDING, 404: ERROR, 409: ERROR, 429: ERROR},
     )
     def post(self, request):
-        d = self.body(ClubJoinSerializer)
+        d = self.valid(ClubJoinSerializer, strict=True)
         out = services.club_join(user=request.user, invite_code=d["invite_code"])
         if out.request is not None:
             return Response({"status": "pending", "request": out.request.pk}, status=202)
@@ -168,7 +142,7 @@ class ClubDetailView(ClubAPIView):
     )
     def patch(self, request, pk):
         services.manager_of(pk, request.user)  # who may, before what was sent is judged
-        d = self.body(ClubUpdateSerializer)
+        d = self.valid(ClubUpdateSerializer, strict=True)
         services.club_update(club_id=pk, actor=request.user, **d)
         return Response(selectors.club_payload(services.member_of(pk, request.user)))
 
@@ -207,7 +181,7 @@ class BoardView(ClubAPIView):
     @extend_schema(request=ClubBoardSerializer, responses={200: CLUB, 403: ERROR})
     def post(self, request, pk):
         services.owner_of(pk, request.user)
-        d = self.body(ClubBoardSerializer)
+        d = self.valid(ClubBoardSerializer, strict=True)
         club = club_board_set(club_id=pk, actor=request.user, counts_unrated=d["counts_unrated"])
         return Response({"id": club.pk, "counts_unrated": club.board_counts_unrated})
 
@@ -216,7 +190,7 @@ class PresetsView(ClubAPIView):
     @extend_schema(request=PresetCreateSerializer, responses={201: PRESET, 400: ERROR, 403: ERROR})
     def post(self, request, pk):
         services.manager_of(pk, request.user)  # who may, before what was sent is judged
-        d = self.body(PresetCreateSerializer)
+        d = self.valid(PresetCreateSerializer, strict=True)
         version = services.preset_create(club_id=pk, actor=request.user, **d)
         return Response(selectors.version_payload(version), status=201)
 
@@ -230,7 +204,7 @@ class PresetDetailView(ClubAPIView):
     @extend_schema(request=PresetUpdateSerializer, responses={200: PRESET, 400: ERROR})
     def put(self, request, pk, pid):
         services.manager_of(pk, request.user)
-        d = self.body(PresetUpdateSerializer)
+        d = self.valid(PresetUpdateSerializer, strict=True)
         version = services.preset_update(club_id=pk, preset_id=pid, actor=request.user, **d)
         return Response(selectors.version_payload(version))
 
@@ -246,7 +220,7 @@ class MemberRoleView(ClubAPIView):
     @extend_schema(request=ClubRoleSerializer, responses={200: CLUB, 403: ERROR, 404: ERROR})
     def post(self, request, pk, user_id):
         services.owner_of(pk, request.user)
-        d = self.body(ClubRoleSerializer)
+        d = self.valid(ClubRoleSerializer, strict=True)
         m = services.member_set_role(
             club_id=pk, actor=request.user, user_id=user_id, role=d["role"]
         )
@@ -270,7 +244,7 @@ class ClubLeaderboardView(ClubAPIView):
         services.member_of(pk, request.user)
         variant = selectors.variant_or_none(request.query_params.get("variant", ""))
         if variant is None:
-            raise ClubError("unknown_variant", "variant must be one of the playable variants")
+            raise ServiceError("unknown_variant", "variant must be one of the playable variants")
         rows = club_leaderboard(pk, variant.key)
         return Response(LeaderboardSerializer({"variant": variant.key, "players": rows}).data)
 
@@ -278,5 +252,5 @@ class ClubLeaderboardView(ClubAPIView):
 def _preset(club_id, preset_id):
     preset = selectors.preset_in_club(club_id, preset_id)
     if preset is None:
-        raise ClubError("no_preset", "no such preset in this club", 404)
+        raise ServiceError("no_preset", "no such preset in this club", 404)
     return preset

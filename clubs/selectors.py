@@ -12,9 +12,9 @@ from typing import Any
 from django.db.models import Count
 
 from clubs.models import AuditEntry, Club, JoinRequest, Membership, Preset, PresetVersion
+from games import delay
 from games.models import Settlement
 from games.rules import UnknownVariant, available, get_variant
-from games.table import late
 
 Role = Membership.Role
 LANGS = ("zh-hans", "en")
@@ -100,7 +100,7 @@ def member_stats(club_id) -> dict[int, dict]:
     rooms: dict[int, set] = {}
     # The hands not public yet (``games.table.late``) move no one's totals.
     settled = Settlement.objects.filter(hand__room__club_id=club_id)
-    settled = settled.exclude(hand_id__in=late.hands_held(room__club_id=club_id)).values_list(
+    settled = settled.exclude(hand_id__in=delay.hands_held(room__club_id=club_id)).values_list(
         "hand__room_id", "hand__players", "deltas"
     )
     for room_id, players, deltas in settled:

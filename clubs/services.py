@@ -3,7 +3,7 @@ announcement, join requests and preset versions.
 
 Each service checks the caller's role, does the write and logs an
 :class:`~clubs.models.AuditEntry` in the same transaction.  Refusals are
-:class:`ClubError` with a stable ``code`` and an HTTP status; callers that are
+:class:`ServiceError` with a stable ``code`` and an HTTP status; callers that are
 not members are told the club does not exist (404), so a club's existence is
 not revealed to outsiders.
 
@@ -23,7 +23,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.names import clean_name
-from clubs.errors import ClubError
 from clubs.models import (
     DEFAULT_TIMERS,
     AuditEntry,
@@ -35,6 +34,9 @@ from clubs.models import (
     Removal,
     new_invite_code,
 )
+from clubs.signals import member_gone
+from config.refusals import ServiceError
+from games.delay import SPECTATOR_DELAY_MAX
 from games.rules import OptionsError, UnknownVariant, get_variant
 
 Role = Membership.Role
@@ -43,7 +45,6 @@ NAME_MAX = 60
 NOTE_MAX = 200
 ANNOUNCEMENT_MAX = 500
 # The longest spectator delay a room or a preset may set, in seconds.
-SPECTATOR_DELAY_MAX = 300
 
 
 def check_spectator_delay(value: Any) -> int:
@@ -80,7 +81,7 @@ def _check_timers(value: Any, current: dict) -> dict:
     if value is None:
         return dict(current)
     if not isinstance(value, Mapping) or set(value) - set(DEFAULT_TIMERS):
-        raise ClubError(
+        raise ServiceError(
             "bad_timer", "timers must be an object of discard_seconds, claim_seconds, locked"
         )
     out = {**current, **value}
@@ -88,9 +89,9 @@ def _check_timers(value: Any, current: dict) -> dict:
         for name in ("discard", "claim"):
             check_timer(out[f"{name}_seconds"], name)
     except ValueError as e:
-        raise ClubError("bad_timer", str(e)) from None
+        raise ServiceError("bad_timer", str(e)) from None
     if not isinstance(out["locked"], bool):
-        raise ClubError("bad_timer", "timers.locked must be true or false")
+        raise ServiceError("bad_timer", "timers.locked must be true or false")
     return out
 
 
@@ -98,7 +99,7 @@ def _check_delay(value: Any) -> int:
     try:
         return check_spectator_delay(value)
     except ValueError as e:
-        raise ClubError("bad_delay", str(e)) from None
+        raise ServiceError("bad_delay", str(e)) from None
 
 
 # --------------------------------------------------------------------------
@@ -111,21 +112,21 @@ def member_of(club_id, user) -> Membership:
     if user is not None and user.is_authenticated:
         m = Membership.objects.select_related("club").filter(club_id=club_id, user=user).first()
     if m is None:
-        raise ClubError("no_club", "no such club", 404)
+        raise ServiceError("no_club", "no such club", 404)
     return m
 
 
 def manager_of(club_id, user) -> Membership:
     m = member_of(club_id, user)
     if not m.manages:
-        raise ClubError("not_manager", "only the club's owner and managers can do this", 403)
+        raise ServiceError("not_manager", "only the club's owner and managers can do this", 403)
     return m
 
 
 def owner_of(club_id, user) -> Membership:
     m = member_of(club_id, user)
     if m.role != Role.OWNER:
-        raise ClubError("not_owner", "only the club's owner can do this", 403)
+        raise ServiceError("not_owner", "only the club's owner can do this", 403)
     return m
 
 
@@ -133,7 +134,7 @@ def _clean_name(name, *, code: str) -> str:
     try:
         return clean_name(name if isinstance(name, str) else "", max_length=NAME_MAX)
     except ValidationError as e:
-        raise ClubError(code, e.messages[0]) from None
+        raise ServiceError(code, e.messages[0]) from None
 
 
 def _audit(club_id, actor, action, *, target=None, version=None, **data) -> AuditEntry:
@@ -162,7 +163,7 @@ def club_create(*, owner, name) -> Membership:
         except IntegrityError:  # invite code collision: draw another
             continue
     else:  # pragma: no cover
-        raise ClubError("busy", "could not allocate an invite code, try again", 503)
+        raise ServiceError("busy", "could not allocate an invite code, try again", 503)
     membership = Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     _audit(club.pk, owner, Action.CLUB_CREATED, name=name)
     return membership
@@ -186,7 +187,7 @@ def club_join(*, user, invite_code) -> JoinOutcome:
     code = invite_code.strip().upper() if isinstance(invite_code, str) else ""
     club = Club.objects.select_for_update().filter(invite_code=code).first() if code else None
     if club is None:
-        raise ClubError("bad_invite", "no club has that invite code", 404)
+        raise ServiceError("bad_invite", "no club has that invite code", 404)
     existing = Membership.objects.filter(club=club, user=user).first()
     if existing is not None:
         return JoinOutcome(existing, False)
@@ -197,7 +198,7 @@ def club_join(*, user, invite_code) -> JoinOutcome:
             club=club, user=user, status=JoinRequest.Status.PENDING
         )
         if pending.exists():
-            raise ClubError("request_pending", "your request to join this club is waiting", 409)
+            raise ServiceError("request_pending", "your request to join this club is waiting", 409)
         request = JoinRequest.objects.create(club=club, user=user)
         _audit(club.pk, user, Action.JOIN_REQUESTED, target=user)
         return JoinOutcome(request=request)
@@ -230,7 +231,7 @@ def club_set_board(*, club_id, actor, counts_unrated) -> Club:
     leave out (games with bots, rooms shorter than a full match)."""
     club = owner_of(club_id, actor).club
     if not isinstance(counts_unrated, bool):
-        raise ClubError("bad_board", "counts_unrated must be true or false")
+        raise ServiceError("bad_board", "counts_unrated must be true or false")
     if club.board_counts_unrated != counts_unrated:
         club.board_counts_unrated = counts_unrated
         club.save(update_fields=["board_counts_unrated"])
@@ -242,7 +243,7 @@ def clean_announcement(text: Any) -> str:
     """The announcement as stored: each line cleaned as names are (blank lines kept, at
     most one in a row), at most ANNOUNCEMENT_MAX characters; empty clears it."""
     if not isinstance(text, str):
-        raise ClubError("bad_announcement", "announcement must be text")
+        raise ServiceError("bad_announcement", "announcement must be text")
     too_long = f"the announcement is at most {ANNOUNCEMENT_MAX} characters"
     lines = []
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
@@ -250,12 +251,12 @@ def clean_announcement(text: Any) -> str:
             lines.append(clean_name(line, max_length=ANNOUNCEMENT_MAX))
         except ValidationError as e:
             if e.code == "long_name":
-                raise ClubError("bad_announcement", too_long) from None
+                raise ServiceError("bad_announcement", too_long) from None
             if lines and lines[-1]:  # nothing visible on this line
                 lines.append("")
     out = "\n".join(lines).strip()
     if len(out) > ANNOUNCEMENT_MAX:
-        raise ClubError("bad_announcement", too_long)
+        raise ServiceError("bad_announcement", too_long)
     return out
 
 
@@ -265,7 +266,7 @@ def club_update(*, club_id, actor, announcement=None, join_needs_approval=None) 
     what is not given stays.  Each change is audited, an unchanged value is not."""
     club = manager_of(club_id, actor).club
     if join_needs_approval is not None and not isinstance(join_needs_approval, bool):
-        raise ClubError("bad_approval", "join_needs_approval must be true or false")
+        raise ServiceError("bad_approval", "join_needs_approval must be true or false")
     changed = []
     if announcement is not None:
         text = clean_announcement(announcement)
@@ -296,9 +297,9 @@ def join_request_decide(*, club_id, actor, request_id, approve: bool) -> JoinReq
         else None
     )
     if request is None:
-        raise ClubError("no_request", "no such join request in this club", 404)
+        raise ServiceError("no_request", "no such join request in this club", 404)
     if request.status != JoinRequest.Status.PENDING:
-        raise ClubError("request_handled", f"this request was already {request.status}", 409)
+        raise ServiceError("request_handled", f"this request was already {request.status}", 409)
     request.status = JoinRequest.Status.APPROVED if approve else JoinRequest.Status.DENIED
     request.decided_by = actor
     request.decided_at = timezone.now()
@@ -320,7 +321,7 @@ def _target(club_id, user_id) -> Membership:
         else None
     )
     if m is None:
-        raise ClubError("no_member", "that user is not a member of this club", 404)
+        raise ServiceError("no_member", "that user is not a member of this club", 404)
     return m
 
 
@@ -329,10 +330,10 @@ def member_set_role(*, club_id, actor, user_id, role) -> Membership:
     """The owner makes a member a manager or a manager a member again."""
     owner_of(club_id, actor)
     if role not in (Role.MANAGER, Role.MEMBER):
-        raise ClubError("bad_role", 'role must be "manager" or "member"')
+        raise ServiceError("bad_role", 'role must be "manager" or "member"')
     target = _target(club_id, user_id)
     if target.role == Role.OWNER:
-        raise ClubError("owner_stays", "the owner's role cannot be changed", 403)
+        raise ServiceError("owner_stays", "the owner's role cannot be changed", 403)
     if target.role != role:
         before = target.role
         target.role = role
@@ -347,16 +348,16 @@ def member_remove(*, club_id, actor, user_id) -> None:
     me = member_of(club_id, actor)
     target = _target(club_id, user_id)
     if target.role == Role.OWNER:
-        raise ClubError("owner_stays", "the owner cannot be removed", 403)
+        raise ServiceError("owner_stays", "the owner cannot be removed", 403)
     if target.pk == me.pk:
         target.delete()
         _audit(club_id, actor, Action.MEMBER_LEFT, target=actor)
         _leave_tables(club_id, actor)
         return
     if not me.manages:
-        raise ClubError("not_manager", "only the club's owner and managers can do this", 403)
+        raise ServiceError("not_manager", "only the club's owner and managers can do this", 403)
     if target.role == Role.MANAGER and me.role != Role.OWNER:
-        raise ClubError("not_owner", "only the club's owner can remove a manager", 403)
+        raise ServiceError("not_owner", "only the club's owner can remove a manager", 403)
     target.delete()
     Removal.objects.get_or_create(club_id=club_id, user=target.user, defaults={"removed_by": actor})
     _audit(club_id, actor, Action.MEMBER_REMOVED, target=target.user, role=target.role)
@@ -364,20 +365,9 @@ def member_remove(*, club_id, actor, user_id) -> None:
 
 
 def _leave_tables(club_id, user) -> None:
-    """One no longer a member is out of the club's tables at once: after commit their
-    sockets there re-read their access and close (4403).  A seat they hold is given up
-    as a leave gives it up, without the penalty for walking out (the club put them
-    out): freed at once between hands, played by a bot to the end of a hand on, then
-    open for someone else."""
-    from games.models import Room, Seat
-    from games.table import assist, publish
-
-    rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
-    for room_id in rooms.values_list("pk", flat=True):
-        publish.reseat_on_commit(room_id, [user.pk])
-    seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
-    for room_id in seated.values_list("room_id", flat=True):
-        assist.seat_put_out(room_id=room_id, user=user)
+    """One no longer a member is out of the club's tables at once (the table's receiver
+    of ``member_gone``: ``games.table.assist.club_member_gone``)."""
+    member_gone.send(sender=Club, club_id=club_id, user=user)
 
 
 # --------------------------------------------------------------------------
@@ -389,26 +379,26 @@ def _check_rules(variant, rules: Any) -> tuple[dict, dict]:
 
     Each option is checked on its own first so the error names the option at fault."""
     if not isinstance(rules, Mapping):
-        raise ClubError("bad_rules", "rules must be an object")
+        raise ServiceError("bad_rules", "rules must be an object")
     for key, value in rules.items():
         try:
             variant.resolve_options({key: value})
         except OptionsError as e:
-            raise ClubError("bad_rules", str(e), option=key) from None
+            raise ServiceError("bad_rules", str(e), option=key) from None
     try:
         resolved = variant.resolve_options(rules)
     except OptionsError as e:
-        raise ClubError("bad_rules", str(e)) from None
+        raise ServiceError("bad_rules", str(e)) from None
     return dict(rules), resolved.to_json()
 
 
 def _check_locked(variant, locked: Any) -> list[str]:
     if not isinstance(locked, list) or not all(isinstance(x, str) for x in locked):
-        raise ClubError("bad_locked", "locked must be a list of option ids")
+        raise ServiceError("bad_locked", "locked must be a list of option ids")
     for option in locked:
         if option not in variant.options.by_id:
             known = ", ".join(sorted(variant.options.by_id))
-            raise ClubError(
+            raise ServiceError(
                 "bad_locked", f"unknown house rule {option!r} (known: {known})", option=option
             )
     # Kept in the variant's own order, once each, so versions compare as equal.
@@ -419,7 +409,7 @@ def _check_note(note: Any) -> str:
     if note is None:
         return ""
     if not isinstance(note, str) or len(note) > NOTE_MAX:
-        raise ClubError("bad_note", f"note must be text of at most {NOTE_MAX} characters")
+        raise ServiceError("bad_note", f"note must be text of at most {NOTE_MAX} characters")
     return note.strip()
 
 
@@ -427,7 +417,7 @@ def _variant(key):
     try:
         return get_variant(key)
     except UnknownVariant as e:
-        raise ClubError("unknown_variant", str(e)) from None
+        raise ServiceError("unknown_variant", str(e)) from None
 
 
 @transaction.atomic
@@ -480,7 +470,7 @@ def preset_update(
         else None
     )
     if preset is None:
-        raise ClubError("no_preset", "no such preset in this club", 404)
+        raise ServiceError("no_preset", "no such preset in this club", 404)
     v = _variant(preset.variant)
     choices, resolved = _check_rules(v, rules if rules is not None else {})
     locked = _check_locked(v, locked if locked is not None else [])
@@ -497,7 +487,7 @@ def preset_update(
         and latest.spectator_delay == delay
         and latest.timers == timers
     ):
-        raise ClubError("unchanged", "these are already the preset's rules and locks")
+        raise ServiceError("unchanged", "these are already the preset's rules and locks")
     preset.version += 1
     preset.save(update_fields=["version"])
     version = PresetVersion.objects.create(
@@ -556,15 +546,15 @@ def room_rules(*, preset_id, user, overrides=None, timers=None) -> ClubRoomRules
         or user is None
         or not Membership.objects.filter(club_id=preset.club_id, user=user).exists()
     ):
-        raise ClubError("no_preset", "no such preset", 404)
+        raise ServiceError("no_preset", "no such preset", 404)
     version = preset.versions.order_by("-number").first()
     v = _variant(preset.variant)
     overrides = overrides or {}
     if not isinstance(overrides, Mapping):
-        raise ClubError("bad_rules", "rules must be an object")
+        raise ServiceError("bad_rules", "rules must be an object")
     for option in overrides:
         if option in version.locked:
-            raise ClubError(
+            raise ServiceError(
                 "locked_option",
                 f"house rule {option!r} is locked by the club's preset",
                 option=option,
@@ -574,7 +564,7 @@ def room_rules(*, preset_id, user, overrides=None, timers=None) -> ClubRoomRules
     try:
         resolved = v.resolve_options(version.choices, pinned, overrides).to_json()
     except OptionsError as e:  # the variant changed under an old preset
-        raise ClubError("bad_rules", str(e)) from None
+        raise ServiceError("bad_rules", str(e)) from None
     defaults = {o.id: o.default for o in v.options.options}
     chosen = {**version.choices, **overrides}
     choices = {k: resolved[k] for k in chosen if resolved.get(k) != defaults.get(k)}
@@ -582,7 +572,7 @@ def room_rules(*, preset_id, user, overrides=None, timers=None) -> ClubRoomRules
     if timers is None:
         timers = preset_timers
     elif version.timers["locked"] and tuple(timers) != preset_timers:
-        raise ClubError("locked_timer", "the club's preset fixes this table's timers")
+        raise ServiceError("locked_timer", "the club's preset fixes this table's timers")
     return ClubRoomRules(
         preset.club_id, version, v.key, resolved, choices, version.spectator_delay, *timers
     )

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from clubs import selectors
 from clubs.models import Membership
 from clubs.services import ANNOUNCEMENT_MAX
-from games.rooms.views import error_messages
+from config import refusals
 from leaderboards.selectors import club_leaderboard
 
 
@@ -69,36 +69,7 @@ def ui_strings() -> dict[str, str]:
         "rated": _("Rated"),
         "unrated": _("Unrated"),
         "confirm_deny": _("Deny this request to join?"),
-        "errors": {**error_messages(), **club_errors()},
-    }
-
-
-def club_errors() -> dict[str, str]:
-    """The clubs API's refusal codes in the reader's language (its ``detail`` is English)."""
-    return {
-        "bad_invite": _("No club has that invite code."),
-        "no_club": _("There is no such club."),
-        "not_manager": _("Only the club's owner and managers can do this."),
-        "not_owner": _("Only the club's owner can do this."),
-        "not_member": _("Only the club's members can open its tables."),
-        "owner_stays": _("The club's owner cannot be removed or demoted."),
-        "no_member": _("That player is not a member of this club."),
-        "bad_role": _("A member is either a manager or a plain member."),
-        "bad_name": _("A name is 1 to 60 characters."),
-        "bad_note": _("The note is at most 200 characters."),
-        "bad_locked": _("Only the variant's own rules can be locked."),
-        "locked_option": _("The club's preset locks that rule."),
-        "locked_timer": _("The club's preset fixes this table's timers."),
-        "bad_timer": _("Timers are 3 to 300 seconds, or no timer."),
-        "unchanged": _("These are already the preset's rules: change something first."),
-        "no_preset": _("There is no such preset in this club."),
-        "bad_board": _("Choose whether the club board counts unrated games."),
-        "bad_announcement": _("The announcement is at most %(n)s characters.")
-        % {"n": ANNOUNCEMENT_MAX},
-        "bad_approval": _("Choose whether joining needs approval."),
-        "request_pending": _("Your request to join this club is already waiting for a decision."),
-        "request_handled": _("This request has already been decided."),
-        "no_request": _("There is no such join request in this club."),
+        "errors": refusals.texts(bad_announcement={"n": ANNOUNCEMENT_MAX}),
     }
 
 

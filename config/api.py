@@ -14,12 +14,7 @@ from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
-MAX_DETAIL = 300  # characters of a refusal's text; offending values are cut, not echoed
-
-
-def clip(text: str, limit: int = MAX_DETAIL) -> str:
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+from config.refusals import ServiceError, clip
 
 
 class SafeJSONParser(JSONParser):
@@ -59,8 +54,11 @@ def _first_message(detail) -> str:
 
 def api_exception_handler(exc, context):
     # Imported here: rest_framework.views reads the settings that name this module.
+    from rest_framework.response import Response
     from rest_framework.views import exception_handler
 
+    if isinstance(exc, ServiceError):
+        return Response(exc.body(), status=exc.status)
     exc = _body_refusal(exc) or exc
     response = exception_handler(exc, context)
     if response is None:

@@ -25,4 +25,12 @@ class IdConverter:
         return str(int(value))
 
 
+def row_id(raw: str | None) -> int | None:
+    """A row id sent in a query string, or None when it is not one (a number past what a
+    primary key holds would overflow in the database)."""
+    if not raw or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
+        return None
+    return int(raw)
+
+
 register_converter(IdConverter, "id")

@@ -13,6 +13,7 @@ urlpatterns = [
     path("fair/", TemplateView.as_view(template_name="games/fair.html"), name="fair"),
     path("leaderboards/", include("leaderboards.urls")),
     path("", include("records.urls")),
+    path("", include("clubs.invite_urls")),
     path("", include("ranked.urls")),
     path("clubs/", include("clubs.urls")),
     path("accounts/", include("accounts.urls")),

@@ -8,8 +8,8 @@ from datetime import datetime
 
 from django.db.models import BooleanField, Case, QuerySet, Value, When
 
+from games import delay
 from games.rooms.variants import VariantInfo, listed_variants, variant_info
-from games.table import late
 from leaderboards.models import ClubRating, Rating, RatingChange
 from leaderboards.rating import PROVISIONAL_SIGMA, display_change, display_rating
 
@@ -78,7 +78,7 @@ def _before_unpublished(ratings: list, variant: str, club_id: int | None) -> lis
     where = (
         {"variant": variant} if club_id is None else {"variant": variant, "room__club_id": club_id}
     )
-    held = late.hands_held(**where)
+    held = delay.hands_held(**where)
     if not held:
         return ratings
     changes = RatingChange.objects.filter(
@@ -126,7 +126,7 @@ def _rows(ratings, limit: int, *, variant: str, club_id: int | None = None) -> l
     ratings = ratings.filter(hands__gt=0, user__is_bot=False).select_related("user")
     top = list(_by_standing(ratings)[:limit])
     # Whoever played a hand not public yet may stand elsewhere without it.
-    recent = ratings.filter(user__rating_changes__hand_id__in=late.hands_held(variant=variant))
+    recent = ratings.filter(user__rating_changes__hand_id__in=delay.hands_held(variant=variant))
     top += [r for r in recent.distinct() if r.user_id not in {t.user_id for t in top}]
     ratings = _before_unpublished(top, variant, club_id)[:limit]
     return [
@@ -164,7 +164,7 @@ def leaderboard_summaries(top: int = 3) -> list[BoardSummary]:
         # Not counted yet: whoever has played only hands that are not public yet.
         held = Counter(
             RatingChange.objects.filter(
-                hand_id__in=late.hands_held(variant=info.key), rated=True
+                hand_id__in=delay.hands_held(variant=info.key), rated=True
             ).values_list("user_id", flat=True)
         )
         if held:
@@ -253,3 +253,26 @@ def recent_rating_changes(user, limit: int = 10) -> list[RecentHandRow]:
         )
         for c in changes
     ]
+
+
+def hand_ratings(hand, changes=None) -> list[dict]:
+    """A settled hand's rating changes as its players see them (the table's ``settled``
+    message): each rated seat's skill estimate before and after, by seat.  ``changes``:
+    the settlement task's own, which it has just written (read here when not given)."""
+    if changes is None:
+        changes = RatingChange.objects.filter(hand=hand)
+    shown = []
+    for rc in changes:
+        if not rc.rated:  # an unrated room's hand moved no rating
+            continue
+        before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
+        shown.append(
+            {
+                "user_id": rc.user_id,
+                "seat": hand.players.index(rc.user_id),
+                "before": before,
+                "after": after,
+                "change": after - before,
+            }
+        )
+    return sorted(shown, key=lambda c: c["seat"])

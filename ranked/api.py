@@ -10,7 +10,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 
-from games.rooms.api import ERROR_SCHEMA, GameAPIView
+from config.api_views import ServiceAPIView
+from games.rooms.api import ERROR_SCHEMA
 from games.rules import UnknownVariant, get_variant
 from ranked import matcher, selectors, services
 from ranked.errors import refuse
@@ -50,7 +51,7 @@ QUEUE_SCHEMA = OpenApiResponse(
 )
 
 
-class QueueView(GameAPIView):
+class QueueView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     def get_throttles(self):
@@ -80,7 +81,7 @@ class QueueView(GameAPIView):
         return Response(status=204)
 
 
-class BoardView(GameAPIView):
+class BoardView(ServiceAPIView):
     permission_classes = []
 
     @extend_schema(responses={200: OpenApiResponse(description="the season and its players")})

@@ -31,11 +31,11 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.refusals import ServiceError
 from games.locks import users_lock
 from games.models import Room, Seat
 from games.rules import available
 from games.table import seating, services
-from games.table.errors import ServiceError
 from ranked.matching import Waiting, form_tables
 from ranked.models import QueueEntry, Rank, RankedMatch, RankedSeat
 from ranked.services import (

@@ -22,6 +22,8 @@ from rest_framework.views import APIView
 
 from clubs import services as club_services
 from clubs.api import ClubAPIView
+from config.converters import row_id
+from config.refusals import ServiceError
 from records import selectors
 from records.throttles import RecordsExportThrottle, RecordsReadThrottle
 
@@ -114,16 +116,16 @@ def _date(params, name: str) -> datetime.date | None:
     try:
         return datetime.date.fromisoformat(raw)
     except ValueError:
-        raise club_services.ClubError("bad_request", f"{name}: a date as YYYY-MM-DD") from None
+        raise ServiceError("bad_request", f"{name}: a date as YYYY-MM-DD") from None
 
 
 def _member(params) -> int | None:
     raw = params.get("member")
     if not raw:
         return None
-    member = selectors.row_id(raw)
+    member = row_id(raw)
     if member is None:
-        raise club_services.ClubError("bad_request", "member: a user id")
+        raise ServiceError("bad_request", "member: a user id")
     return member
 
 

@@ -8,20 +8,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from config.converters import MAX_ID
+from games import delay
 from games.models import Hand
 from games.rules import get_variant
-from games.table import late
 from games.table.bot_accounts import display_names
 from records.models import Match
-
-
-def row_id(raw: str | None) -> int | None:
-    """A row id sent in a query string, or None when it is not one (a number past what a
-    primary key holds would overflow in the database)."""
-    if not raw or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
-        return None
-    return int(raw)
 
 
 def _with_players(qs: QuerySet) -> QuerySet:
@@ -37,7 +28,7 @@ def _still_delayed(matches: QuerySet) -> list[int]:
     """Of these matches, those not public yet (``games.table.late``): their record holds
     the last hand's result, so it waits like that hand's replay for anyone who did not
     play it."""
-    return late.held(matches, ended="ended_at", delay="room__spectator_delay")
+    return delay.held(matches, ended="ended_at", delay="room__spectator_delay")
 
 
 def club_matches(
@@ -201,3 +192,19 @@ def match_view(match: Match, lang: str) -> dict:
         for h in match.summary.get("hands", [])
     ]
     return {"players": out_players, "hands": hands}
+
+
+def match_of_room(room_id) -> int | None:
+    """The room's match record's id, once its match is recorded."""
+    return Match.objects.filter(room_id=room_id).values_list("pk", flat=True).first()
+
+
+def match_ended_after(match_id, when: datetime.datetime) -> bool:
+    return Match.objects.filter(pk=match_id, ended_at__gt=when).exists()
+
+
+def rooms_with_match_held(now: datetime.datetime | None = None) -> list[int]:
+    """Rooms whose match is over but not yet for their spectators (the lobby lists them
+    as still playing until the delay has passed)."""
+    ids = delay.held(Match.objects.all(), ended="ended_at", delay="room__spectator_delay", now=now)
+    return list(Match.objects.filter(pk__in=ids).values_list("room_id", flat=True)) if ids else []

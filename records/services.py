@@ -2,17 +2,23 @@
 
 ``match_finished`` records a match once it is over: it reads the room's hands and
 settlements and writes the record once.  The settlement of every hand asks for it
-after its commit (``match_finished_on_commit``, from ``games.table.finisher.hand_settle``):
-a task that records the match if that hand was its last.
+through the table's ``match_may_have_ended`` signal (``records.receivers``): after its
+commit, a task that records the match if that hand was its last.  The record is an
+obligation (``MATCH_RECORD``): a room finished without one is sent again by the sweeps.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Max, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from config.obligations import RESEND_BATCH, Obligation
 from games.models import DissolveVote, Hand, Room, Settlement
 from records.models import Match, MatchPlayer
 from records.summary import summarise
@@ -36,16 +42,35 @@ def ended_by_of(room: Room) -> str:
     return Match.EndedBy.DISSOLVED
 
 
-def _queue_record(room_id) -> None:
-    from records.tasks import record_match  # the task module imports this one
+def records_owed(seconds: float) -> list[int]:
+    """Rooms owed their match record for ``seconds`` or more, oldest first: finished,
+    with hands that are all settled (the record reads their settlements), the last
+    settled that long ago, and no record.  Only the last day is looked at: a record owed
+    longer is ``manage.py records_backfill``'s."""
+    now = timezone.now()
+    recent = Hand.objects.filter(settled_at__gte=now - timedelta(days=1)).values("room_id")
+    owed = (
+        Room.objects.filter(pk__in=recent, status=Room.Status.FINISHED, record__isnull=True)
+        .annotate(
+            last=Max("hands__settled_at"),
+            unsettled=Count(
+                "hands",
+                filter=Q(hands__status=Hand.Status.ENDED, hands__settled_at__isnull=True),
+            ),
+        )
+        .filter(unsettled=0, last__lte=now - timedelta(seconds=seconds))
+    )
+    return list(owed.order_by("last").values_list("pk", flat=True)[:RESEND_BATCH])
 
-    record_match.delay(room_id)
 
-
-def match_finished_on_commit(room_id) -> None:
-    """After the current transaction commits, record the room's match if it is over
-    (the task ``records.tasks.record_match``)."""
-    transaction.on_commit(lambda: _queue_record(room_id))
+#: A finished match's record: queued when the table says its match may have ended
+#: (``records.receivers``), sent again by the sweeps while owed.
+MATCH_RECORD = Obligation(
+    name="match record",
+    task="records.tasks.record_match",
+    owed=records_owed,
+    period=lambda: settings.GAME_SETTLE_RESEND_SECONDS,
+)
 
 
 def match_finished(room, ended_by: str = Match.EndedBy.COMPLETE) -> Match | None:

@@ -1,4 +1,4 @@
-"""Record pages (我的战绩, a club's 战绩, one match's 大结算) and the rules pages.
+"""Record pages (我的战绩, a club's 战绩, one match's 大结算).
 
 They read through ``records.selectors``, refuse what the API refuses (a match one
 may not see is not found; a club's records are for its members) and count against
@@ -20,12 +20,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
-from games.models import Room
-from games.rooms import throttles
+from config.api_views import throttle_allows
+from config.converters import row_id
 from games.rooms.variants import listed_variants
 from games.rules import get_variant
-from games.table import selectors as game_selectors
-from records import rulebook, selectors
+from records import selectors
 from records.throttles import RecordsReadThrottle
 
 PER_PAGE = 20
@@ -59,7 +58,7 @@ def _rows(matches, me=None) -> list[dict]:
 
 @login_required
 def my_records(request):
-    if not throttles.allowed(RecordsReadThrottle, request):
+    if not throttle_allows(RecordsReadThrottle, request):
         return _too_many(request)
     page = Paginator(selectors.matches_of(request.user), PER_PAGE).get_page(request.GET.get("page"))
     return render(
@@ -79,9 +78,9 @@ def club_records(request, pk):
     m = club_selectors.membership_of(pk, request.user)
     if m is None:
         raise Http404("no such club")
-    if not throttles.allowed(RecordsReadThrottle, request):
+    if not throttle_allows(RecordsReadThrottle, request):
         return _too_many(request)
-    member = selectors.row_id(request.GET.get("member"))
+    member = row_id(request.GET.get("member"))
     since, until = _date(request.GET.get("since")), _date(request.GET.get("until"))
     qs = selectors.club_matches(pk, member=member, since=since, until=until, reader=request.user)
     page = Paginator(qs, PER_PAGE).get_page(request.GET.get("page"))
@@ -144,7 +143,7 @@ def match(request, pk):
     record = selectors.visible_match(pk, request.user)
     if record is None:
         raise Http404("no such match")
-    if not throttles.allowed(RecordsReadThrottle, request):
+    if not throttle_allows(RecordsReadThrottle, request):
         return _too_many(request)
     view = selectors.match_view(record, _lang())
     variant_name = _variant_names().get(record.variant, record.variant)
@@ -171,54 +170,4 @@ def match(request, pk):
             "hands": view["hands"],
             "boot": boot,
         },
-    )
-
-
-def _visible_room(pk, user) -> Room | None:
-    """A room as the room page shows it: a private or club room only to its players."""
-    room = Room.objects.filter(pk=pk).select_related("preset_version__preset").first()
-    if room is None:
-        return None
-    hidden = room.private or club_selectors.room_hidden_from(room.club_id, user)
-    if hidden and (not user.is_authenticated or game_selectors.seat_of(room, user) is None):
-        return None
-    return room
-
-
-def _preset_layer(version) -> dict:
-    """A preset version's layer of a room's rules: its choices and its locked values."""
-    pinned = {k: version.rules[k] for k in version.locked if k in version.rules}
-    return {**version.choices, **pinned}
-
-
-def rules_index(request):
-    if not throttles.allowed(RecordsReadThrottle, request):
-        return _too_many(request)
-    return render(
-        request,
-        "rules/index.html",
-        {"variants": [v for v in listed_variants() if v.key in rulebook.listed_keys()]},
-    )
-
-
-def rules(request, variant):
-    if variant not in rulebook.listed_keys():
-        raise Http404("no such rule set")
-    if not throttles.allowed(RecordsReadThrottle, request):
-        return _too_many(request)
-    room = None
-    rules_in_force = preset = chosen = None
-    raw_room = request.GET.get("room", "")
-    if raw_room:
-        room_id = selectors.row_id(raw_room)
-        room = _visible_room(room_id, request.user) if room_id is not None else None
-        if room is None or room.variant != variant:
-            raise Http404("no such room")
-        rules_in_force, chosen = room.rules, room.rule_choices
-        preset = _preset_layer(room.preset_version) if room.preset_version else None
-    page = rulebook.rule_page(variant, _lang(), rules=rules_in_force, preset=preset, chosen=chosen)
-    return render(
-        request,
-        "rules/rules.html",
-        {"page": page, "room": room, "unit": page["unit"]},
     )

@@ -14,9 +14,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from config.api_views import ServiceAPIView
+from config.refusals import ServiceError
 from games.replays import selectors as replay_selectors
-from games.rooms.api import ERROR_SCHEMA, GameAPIView
-from games.table.services import ServiceError
+from games.rooms.api import ERROR_SCHEMA
 from reviews import selectors, services
 from reviews.models import HandReview
 from reviews.throttles import ReviewRequestThrottle
@@ -30,7 +31,7 @@ REVIEW_SCHEMA = OpenApiResponse(
 )
 
 
-class HandReviewsView(GameAPIView):
+class HandReviewsView(ServiceAPIView):
     def get_permissions(self):
         # Reading follows the replay's rule (a public hand is public); asking needs a seat.
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -64,7 +65,7 @@ class HandReviewsView(GameAPIView):
         return Response(selectors.review_payload(row), status=202 if pending else 200)
 
 
-class HandReviewView(GameAPIView):
+class HandReviewView(ServiceAPIView):
     permission_classes = []
 
     @extend_schema(

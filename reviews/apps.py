@@ -8,4 +8,4 @@ class ReviewsConfig(AppConfig):
     def ready(self):
         # Register the review task in every process, as games does: the request queues it
         # by name, and only a registered task runs in-process in the embedded profile.
-        from reviews import tasks  # noqa: F401
+        from reviews import receivers, tasks  # noqa: F401  (receivers: connects them)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from config import refusals
 from games.models import Hand
 from reviews.models import HandReview
 
@@ -41,7 +42,7 @@ def review_boot(hand: Hand, user) -> dict:
     }
 
 
-def review_strings() -> dict[str, str]:
+def review_strings() -> dict:
     """The review panel's JavaScript strings, in the reader's language."""
     return {
         "title": _("Review (复盘)"),
@@ -65,9 +66,6 @@ def review_strings() -> dict[str, str]:
         "nothing": _("You had no choice to make in this hand."),
         "only_diff": _("Only where the Strong bot differs"),
         "error": _("The review could not be asked for: %(detail)s"),
-        "hand_in_play": _("This hand is still being played: its review opens when it ends."),
-        "not_your_hand": _("Only the players of this hand may ask for a review of their play."),
-        "private_hand": _("This hand was played at a private table: only its players see it."),
         "throttled": _("Too many review requests: wait a minute and try again."),
-        "no_record": _("This hand was dealt before deals could be verified: it has no replay."),
+        "errors": refusals.texts(),
     }

@@ -10,18 +10,18 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerError
 
+from config import obligations
+from config.obligations import RESEND_BATCH, Obligation
+from config.refusals import ServiceError
 from games.models import Hand
 from games.replays import selectors as replay_selectors
 from games.rules.record import RecordError
 from games.rules.review import review
 from games.table import selectors as game_selectors
-from games.table.services import ServiceError
 from reviews.models import HandReview
 
 log = logging.getLogger(__name__)
@@ -63,20 +63,32 @@ def review_request(*, hand_id, user) -> HandReview:
             row.save(update_fields=["sent_at"])
             created = True
         if created:
-            transaction.on_commit(lambda: review_send(row.pk))
+            obligations.send_on_commit(REVIEW, row.pk)
     row.refresh_from_db()  # run inline (the embedded profile), the task may be done already
     return row
 
 
-def review_send(review_id: int) -> bool:
-    """Queue the review task.  A broker that cannot take it is logged, not raised into
-    the request: the review stays pending and asking again later sends it again."""
-    try:
-        current_app.signature(REVIEW_TASK, args=(review_id,)).delay()
-    except BrokerError as e:
-        log.warning("could not queue review %s (%s); asking again resends it", review_id, e)
-        return False
-    return True
+def reviews_owed(seconds: float) -> list[int]:
+    """Reviews still pending ``seconds`` or more after their task was last sent, oldest
+    first."""
+    stale = timezone.now() - timedelta(seconds=seconds)
+    owed = HandReview.objects.filter(status=HandReview.Status.PENDING, sent_at__lte=stale)
+    return list(owed.order_by("sent_at").values_list("pk", flat=True)[:RESEND_BATCH])
+
+
+def reviews_sent(ids: list[int]) -> None:
+    HandReview.objects.filter(pk__in=ids).update(sent_at=timezone.now())
+
+
+#: A hand's review: queued when asked for, sent again by the sweeps while pending
+#: (a review still being made is not sent again within the period).
+REVIEW = Obligation(
+    name="review",
+    task=REVIEW_TASK,
+    owed=reviews_owed,
+    period=lambda: settings.REVIEW_RESEND_SECONDS,
+    sent=reviews_sent,
+)
 
 
 def review_compute(review_id: int) -> bool:

@@ -27,9 +27,9 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from config.refusals import ServiceError
 from games.models import Hand, Room, Seat
 from games.rules import tiles as T
-from games.table.errors import ServiceError
 from games.table.services import room_ready
 
 

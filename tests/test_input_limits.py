@@ -9,8 +9,8 @@ from django.urls.converters import IntConverter
 from django.utils import translation
 
 from config.converters import MAX_ID, IdConverter
+from config.refusals import texts
 from games.models import Room
-from games.rooms.views import error_messages
 
 pytestmark = pytest.mark.django_db
 
@@ -138,8 +138,8 @@ def test_too_many_form_fields_get_the_api_error_shape(client, player):
 
 def test_the_lobby_reads_a_missing_preset_in_both_languages():
     with translation.override("en"):
-        en = error_messages()["no_preset"]
+        en = texts()["no_preset"]
     with translation.override("zh-hans"):
-        zh = error_messages()["no_preset"]
+        zh = texts()["no_preset"]
     assert en == "There is no such rule preset in your clubs."
     assert zh == "你的亲友圈里没有这个规则预设。"

@@ -9,11 +9,12 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 
+from config.api_views import ServiceAPIView
+from config.refusals import ServiceError
 from games.models import Hand
 from games.replays import selectors
-from games.rooms.api import ERROR_SCHEMA, GameAPIView
+from games.rooms.api import ERROR_SCHEMA
 from games.rules.record import frames
-from games.table import services
 
 HAND_SCHEMA = OpenApiResponse(
     description=(
@@ -27,13 +28,13 @@ HAND_SCHEMA = OpenApiResponse(
 def _record_of(hand: Hand) -> dict:
     record = selectors.hand_record(hand)
     if record is None:
-        raise services.ServiceError(
+        raise ServiceError(
             "no_record", "this hand was dealt before verifiable deals: it has no record", 409
         )
     return record
 
 
-class HandRecordView(GameAPIView):
+class HandRecordView(ServiceAPIView):
     """``GET /api/hands/{id}/``: the record ``python -m games.rules replay`` checks."""
 
     permission_classes = []
@@ -47,7 +48,7 @@ class HandRecordView(GameAPIView):
         return Response(_record_of(hand))
 
 
-class HandFramesView(GameAPIView):
+class HandFramesView(ServiceAPIView):
     """``GET /api/hands/{id}/frames/``: the replay's steps, every hand face up (finished
     hands only)."""
 
@@ -65,7 +66,7 @@ class HandFramesView(GameAPIView):
     def get(self, request, pk):
         hand = selectors.readable_hand(pk, request.user)
         if hand.status != Hand.Status.ENDED:
-            raise services.ServiceError(
+            raise ServiceError(
                 "hand_in_play", "this hand is still being played: replays open when it ends", 409
             )
         return Response(frames(_record_of(hand)))

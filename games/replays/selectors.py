@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from clubs import selectors as club_selectors
+from config.refusals import ServiceError
 from games.models import Hand, Settlement
 from games.rules.record import make_record
 from games.table import late
 from games.table.bot_accounts import display_names
-from games.table.errors import ServiceError
 from games.table.selectors import deal_inputs
 
 

@@ -10,35 +10,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from config.api_views import ServiceAPIView
+from config.refusals import ServiceError
 from games.models import Room
 from games.rooms.throttles import JoinCodeThrottle, RoomCreateThrottle
 from games.rules import available
 from games.table import assist, late, selectors, services
-
-
-class GameAPIView(APIView):
-    """A view over the games services: their ``ServiceError`` is its refusal."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.ServiceError):
-            return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
-        return super().handle_exception(exc)
-
-    def body(self) -> dict:
-        """The JSON object sent; anything else counts as an empty one."""
-        return self.request.data if isinstance(self.request.data, dict) else {}
-
-    def valid(self, serializer_class) -> dict:
-        """The body as ``serializer_class`` validates it, or a ``bad_request`` naming the
-        first field at fault."""
-        ser = serializer_class(data=self.body())
-        if not ser.is_valid():
-            field, problems = next(iter(ser.errors.items()))
-            raise services.ServiceError("bad_request", f"{field}: {' '.join(map(str, problems))}")
-        return ser.validated_data
 
 
 class RoomCreateSerializer(serializers.Serializer):
@@ -79,7 +58,7 @@ def _describe_rules(v) -> list[dict]:
     return rules
 
 
-class VariantsView(GameAPIView):
+class VariantsView(ServiceAPIView):
     permission_classes = []
 
     @extend_schema(
@@ -108,7 +87,7 @@ class VariantsView(GameAPIView):
         )
 
 
-class RoomsView(GameAPIView):
+class RoomsView(ServiceAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_throttles(self):
@@ -128,13 +107,8 @@ class RoomsView(GameAPIView):
 
     @extend_schema(request=RoomCreateSerializer, responses={201: ROOM_SCHEMA, 400: ERROR_SCHEMA})
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise services.ServiceError("bad_request", "send a JSON object")
-        unknown = set(request.data) - set(RoomCreateSerializer().fields)
-        if unknown:
-            names = ", ".join(sorted(map(str, unknown)))
-            raise services.ServiceError("bad_request", f"unknown field(s): {names}")
-        room = services.room_create(owner=request.user, **self.valid(RoomCreateSerializer))
+        data = self.valid(RoomCreateSerializer, strict=True)
+        room = services.room_create(owner=request.user, **data)
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
 
@@ -147,11 +121,11 @@ def room_visible(pk, user) -> Room:
         or club_selectors.room_hidden_from(room.club_id, user)
         or (room.private and (user is None or selectors.seat_of(room, user) is None))
     ):
-        raise services.ServiceError("no_room", "no such room", 404)
+        raise ServiceError("no_room", "no such room", 404)
     return room
 
 
-class RoomDetailView(GameAPIView):
+class RoomDetailView(ServiceAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses={200: ROOM_SCHEMA, 404: ERROR_SCHEMA})
@@ -162,7 +136,7 @@ class RoomDetailView(GameAPIView):
         return Response(late.room_for(payload, room.spectator_delay))
 
 
-class RoomJoinView(GameAPIView):
+class RoomJoinView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [JoinCodeThrottle]
 
@@ -174,7 +148,7 @@ class RoomJoinView(GameAPIView):
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
-class RoomLeaveView(GameAPIView):
+class RoomLeaveView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})
@@ -189,7 +163,7 @@ class ReadySerializer(serializers.Serializer):
     client_seed = serializers.CharField(required=False, allow_null=True)
 
 
-class RoomReadyView(GameAPIView):
+class RoomReadyView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -206,7 +180,7 @@ class AutoPlaySerializer(serializers.Serializer):
     auto = serializers.BooleanField()
 
 
-class RoomAutoPlayView(GameAPIView):
+class RoomAutoPlayView(ServiceAPIView):
     """托管 (auto-play) on or off for the caller's seat."""
 
     permission_classes = [IsAuthenticated]
@@ -218,7 +192,7 @@ class RoomAutoPlayView(GameAPIView):
         return Response(selectors.room_payload(room, for_user=request.user))
 
 
-class RoomBotsView(GameAPIView):
+class RoomBotsView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={201: ROOM_SCHEMA, 409: ERROR_SCHEMA})
@@ -227,7 +201,7 @@ class RoomBotsView(GameAPIView):
         return Response(selectors.room_payload(room, for_user=request.user), status=201)
 
 
-class RoomBotDeleteView(GameAPIView):
+class RoomBotDeleteView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: ROOM_SCHEMA, 409: ERROR_SCHEMA})

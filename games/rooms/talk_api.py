@@ -10,7 +10,8 @@ from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.rooms.api import ERROR_SCHEMA, GameAPIView, room_visible
+from config.api_views import ServiceAPIView
+from games.rooms.api import ERROR_SCHEMA, room_visible
 from games.rooms.throttles import TableTalkThrottle
 from games.table import late, phrases, votes
 from games.table.selectors import seats_with_users
@@ -36,7 +37,7 @@ class PhraseSerializer(serializers.Serializer):
     phrase = serializers.CharField(max_length=40)
 
 
-class DissolveView(GameAPIView):
+class DissolveView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
 
     def get_throttles(self):
@@ -58,7 +59,7 @@ class DissolveView(GameAPIView):
         return Response(vote_json(vote, seats_with_users(vote.room_id)), status=201)
 
 
-class DissolveAnswerView(GameAPIView):
+class DissolveAnswerView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [TableTalkThrottle]
 
@@ -73,7 +74,7 @@ class DissolveAnswerView(GameAPIView):
         return Response(vote_json(vote, seats_with_users(vote.room_id)))
 
 
-class PhraseView(GameAPIView):
+class PhraseView(ServiceAPIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [TableTalkThrottle]
 

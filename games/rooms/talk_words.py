@@ -39,18 +39,3 @@ def talk_strings() -> dict[str, str]:
         "vote_refused": _("The match goes on: someone refused to end it."),
         "phrases": _("Quick phrases"),
     }
-
-
-def talk_errors() -> dict[str, str]:
-    return {
-        "vote_open": _("A vote to end the match is already open."),
-        "vote_too_soon": _("You can propose ending the match once every 5 minutes."),
-        "not_started": _("The match has not started yet."),
-        "no_vote": _("No vote to end the match is open."),
-        "not_voter": _("Only the players seated when it was proposed answer this vote."),
-        "answered": _("You have answered this vote."),
-        "bad_answer": _("Answer agree or refuse."),
-        "bad_phrase": _("That is not one of the quick phrases."),
-        "spectator": _("Spectators cannot do that."),
-        "phrase_too_soon": _("One quick phrase every 3 seconds: wait a moment."),
-    }

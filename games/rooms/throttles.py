@@ -15,13 +15,14 @@ class JoinCodeThrottle(UserRateThrottle):
     scope = "room_join"
 
 
-def allowed(throttle_class, request) -> bool:
-    """For plain Django views: count this request against ``throttle_class``."""
-    return throttle_class().allow_request(request, None)
-
-
 class TableTalkThrottle(UserRateThrottle):
     """Dissolve votes and quick phrases through REST (the services hold their own
     limits: a proposal every 5 minutes, a phrase every 3 seconds)."""
 
     scope = "table_talk"
+
+
+class RulesReadThrottle(UserRateThrottle):
+    """The rules pages: reading, at the records' rate."""
+
+    scope = "records_read"

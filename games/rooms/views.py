@@ -14,12 +14,15 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
+from config import refusals
+from config.api_views import throttle_allows
+from games import delay
 from games.models import Room
 from games.rooms import throttles
-from games.rooms.talk_words import talk_errors, talk_strings
+from games.rooms.talk_words import talk_strings
 from games.rooms.variants import lang, listed_variants
 from games.rules import available, get_variant
-from games.table import late, selectors, services
+from games.table import selectors, services
 from games.table.phrases import phrase_list
 
 
@@ -196,69 +199,6 @@ def ui_strings() -> dict[str, str]:
     }
 
 
-def variant_errors(variant) -> dict[str, str]:
-    """A variant's own rejection codes in the reader's language (its site data)."""
-    return {code: text[lang()] for code, text in variant.site_data()["errors"].items()}
-
-
-def error_messages() -> dict[str, str]:
-    """Refusal codes in the reader's language; the API's ``detail`` stays the fallback."""
-    return {
-        "bad_length": _("A game is 1 to 64 hands long."),
-        "bad_bots": _("Choose 0 to 3 bots."),
-        "bad_bot_level": _("The bots' level is Basic or Strong."),
-        "bad_private": _("Only a private table can have no timer."),
-        "bad_timer": _("Timers are 3 to 300 seconds (no timer only at a private table)."),
-        "bad_delay": _(
-            "The spectator delay is 0 to 300 seconds, and not less than the club preset's."
-        ),
-        "bad_rules": _("One of the house rules has a value it cannot take."),
-        "bad_request": _("The form was not filled in correctly."),
-        "unknown_variant": _("That rule set is not available yet."),
-        "bad_variant": _("This club's rule preset is for another rule set."),
-        "no_preset": _("There is no such rule preset in your clubs."),
-        "busy": _("The server is busy; try again in a moment."),
-        "no_room": _("There is no such table."),
-        "wrong_code": _("That join code is not right."),
-        "room_started": _("The game at this table has already started."),
-        "room_full": _("This table is full."),
-        "not_seated": _("You are not seated at this table."),
-        "not_owner": _("Only the table's owner can do that."),
-        "not_a_bot": _("There is no bot in that seat."),
-        "game_over": _("The game at this table is over."),
-        "left": _("You left this game's hand in progress: you can rejoin when it is over."),
-        "too_many_rooms": _(
-            "You already have tables waiting for players: start or leave one first."
-        ),
-        "too_many_tables": _(
-            "You are seated at as many tables as you may be while their games go on: "
-            "finish or leave one first."
-        ),
-        "too_many_sockets": _(
-            "You have too many tables open in other tabs or windows: close one and reload."
-        ),
-        "not_member": _("You are no longer a member of this table's club."),
-        "replay_delayed": _(
-            "Spectators of this table see it late: this hand's replay opens when the delay "
-            "has passed."
-        ),
-        "no_hand": _("No hand is being played at this table."),
-        "stale": _("The table moved on before your move arrived; try again."),
-        "bad_version": _("Your page is behind the table; it has been brought up to date."),
-        "not_your_turn": _("Not your turn yet."),
-        "out": _("You have won this hand; the others play on."),
-        "tile_not_held": _("You do not hold that tile."),
-        "illegal": _("That move is not allowed now."),
-        "hand_over": _("This hand is over."),
-        "already_left": _("You have already left this hand."),
-        "bad_action": _("That move was not understood."),
-        "bad_tile": _("That is not a tile of this game."),
-        "rate_limited": _("Too many requests; wait a moment."),
-        "network": _("No connection to the server."),
-        "bad_client_seed": _("Your browser sent a malformed random seed; reload the page."),
-    }
-
-
 def home(request):
     return render(request, "games/home.html", {"variants": listed_variants()})
 
@@ -269,7 +209,7 @@ def lobby(request):
         request,
         "games/lobby.html",
         {
-            "ui_strings": {**ui_strings(), "errors": error_messages()},
+            "ui_strings": {**ui_strings(), "errors": refusals.texts()},
             "choice_names": choice_names(),
             "main_rules": {v.key: v.site_data()["main_rules"] for v in available()},
         },
@@ -300,14 +240,14 @@ def room(request, pk):
         "variant": variant.site_data(),
         "choices": choice_names(),
         "strings": {**ui_strings(), **talk_strings()},
-        "errors": {**error_messages(), **variant_errors(variant), **talk_errors()},
+        "errors": refusals.texts(variant.site_data()["errors"]),
         "phrases": phrase_list(),
         # Where "back" leads: a club's table back to its club.
         "lobby_url": reverse("club", args=[room.club_id]) if room.club_id else reverse("lobby"),
     }
     hands = selectors.room_hands(room)
     if seat is None and room.spectator_delay:  # a spectator: the hands ended by then
-        hands = [h for h in hands if h["ended_at"] <= late.cutoff(room.spectator_delay)]
+        hands = [h for h in hands if h["ended_at"] <= delay.cutoff(room.spectator_delay)]
     help_lines = [line[lang()] for line in boot["variant"]["help"]]
     return render(
         request,
@@ -319,7 +259,7 @@ def room(request, pk):
 @login_required
 @require_POST
 def join_by_code(request):
-    if not throttles.allowed(throttles.JoinCodeThrottle, request):
+    if not throttle_allows(throttles.JoinCodeThrottle, request):
         messages.error(request, _("Too many join attempts: wait a minute and try again."))
         return redirect("lobby")
     code = request.POST.get("code", "").strip().upper()[:6]
@@ -329,7 +269,7 @@ def join_by_code(request):
         return redirect("lobby")
     try:
         services.room_join(room_id=room.pk, user=request.user, code=code)
-    except services.ServiceError as e:
-        messages.error(request, error_messages().get(e.code, e.message))
+    except refusals.ServiceError as e:
+        messages.error(request, refusals.text_of(e))
         return redirect("lobby")
     return redirect("room", pk=room.pk)

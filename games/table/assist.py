@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import Presence, Room
+from config.refusals import ServiceError
+from games.models import Presence, Room, Seat
 from games.table import presence, publish, selectors, services
 
 
@@ -19,14 +20,14 @@ from games.table import presence, publish, selectors, services
 def seat_auto_play(*, room_id, user, on: bool) -> Room:
     """Turn 托管 on or off for ``user``'s seat; the current decision is re-clocked."""
     if not isinstance(on, bool):
-        raise services.ServiceError("bad_request", "auto must be true or false")
+        raise ServiceError("bad_request", "auto must be true or false")
     room = services.room_lock(room_id)
     if not on:  # handing a seat to 托管 is always allowed (the club does it on removal)
         services.check_member(room, user)
     seats = selectors.seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise services.ServiceError("not_seated", "you are not seated in this room", 409)
+        raise ServiceError("not_seated", "you are not seated in this room", 409)
     if seat.auto == on:
         return room
     seat.auto = on
@@ -63,3 +64,17 @@ def seat_put_out(*, room_id, user) -> Room:
     publish.room_changed_on_commit(room.pk)
     publish.reseat_on_commit(room.pk, [user.pk])
     return room
+
+
+def club_member_gone(sender, club_id, user, **kwargs) -> None:
+    """``clubs.signals.member_gone``: one no longer a member is out of the club's tables
+    at once.  After commit their sockets there re-read their access and close (4403).  A
+    seat they hold is given up as a leave gives it up, without the penalty for walking
+    out (the club put them out): freed at once between hands, played by a bot to the end
+    of a hand on, then open for someone else."""
+    rooms = Room.objects.filter(club_id=club_id).exclude(status=Room.Status.FINISHED)
+    for room_id in rooms.values_list("pk", flat=True):
+        publish.reseat_on_commit(room_id, [user.pk])
+    seated = Seat.objects.filter(room__in=rooms, user=user, left=False)
+    for room_id in seated.values_list("room_id", flat=True):
+        seat_put_out(room_id=room_id, user=user)

@@ -18,10 +18,9 @@ from django.db.models import F
 from games.locks import users_lock
 from games.models import Hand, Room, Seat, Settlement
 from games.rules import HandState, settle
-from games.table import publish, settling
+from games.table import publish, settling, signals
 from games.table.selectors import settled_payload
 from games.table.vote_state import dissolve_passed
-from records.services import match_finished_on_commit
 
 
 def _only_bots(seats: list[Seat]) -> bool:
@@ -111,7 +110,8 @@ def hand_settle(hand_id) -> Settlement | None:
         Seat.objects.filter(room_id=hand.room_id, index=seat).update(score=F("score") + delta)
         if hand.players[seat] is not None:
             users.filter(pk=hand.players[seat]).update(balance=F("balance") + delta)
-    match_finished_on_commit(hand.room_id)  # the match's record, if this was its last hand
+    # The match's record, if this was its last hand.
+    signals.match_may_have_ended.send(sender=Room, room_id=hand.room_id)
     return settlement
 
 

@@ -1,33 +1,25 @@
 """What the world may know now of a room with a spectator delay: the table as it was that
 many seconds ago (against ghosting).  Seated players see their table as it is.
 
-The one place that decides when a hand of such a room becomes public: ``delay`` seconds
-after it ended (a hand in play is not public at all).  Until then nothing shows it to
+A hand of such a room becomes public ``delay`` seconds after it ended (a hand in play is
+not public at all: ``games.delay``).  Until then nothing shows it to
 anyone who did not play it: the room's payload and its vote are as they stood then
 (``room_for``, ``vote_for``), the lobby still lists a room whose match ended since
 (``rooms_finishing``), a hand's record is refused the same way in play and after
-(``replay_held``), and the boards, the members' totals and the match records leave out
-the hands not yet public (``hands_held``, ``held``).  The socket rebuilds the hand
+(``replay_held``); the rule itself, which the boards, the members' totals and the match
+records apply too, is ``games.delay``, below them all.  The socket rebuilds the hand
 itself from the action log (``selectors.spectator_snapshot``) and holds every later
 frame.  Everything here is read from the database, so every server process answers
 alike."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.db.models import QuerySet
-from django.utils import timezone
-
-from clubs.services import SPECTATOR_DELAY_MAX
+from games.delay import cutoff
 from games.models import DissolveVote, Hand, Room, Seat, Settlement
+from games.table.readers import readers
 from games.table.vote_state import vote_json
-from records.models import Match
-
-
-def cutoff(delay: int, now: datetime | None = None) -> datetime:
-    """The moment a spectator ``delay`` seconds late sees now."""
-    return (now or timezone.now()) - timedelta(seconds=delay)
 
 
 def room_as_of(payload: dict, when: datetime) -> dict:
@@ -58,7 +50,7 @@ def room_as_of(payload: dict, when: datetime) -> dict:
         for seat in out["seats"]:
             seat["ready"], seat["client_seed"] = False, None
     match_id = payload.get("match_id")
-    if match_id is not None and Match.objects.filter(pk=match_id, ended_at__gt=when).exists():
+    if match_id is not None and readers.match_ended_after(match_id, when):
         out["match_id"] = None  # its record is not public yet, nor that it ended
         if out["status"] == Room.Status.FINISHED:
             out["status"] = Room.Status.PLAYING
@@ -66,34 +58,10 @@ def room_as_of(payload: dict, when: datetime) -> dict:
     return out
 
 
-def held(rows: QuerySet, *, ended: str, delay: str, now: datetime | None = None) -> list[int]:
-    """Of ``rows``, the pks still inside their room's delay: ``delay`` (a lookup to the
-    room's ``spectator_delay``) set and ``ended`` (a lookup to when the row's hand or
-    match ended) less than that long ago, or not yet."""
-    now = now or timezone.now()
-    recent = rows.filter(**{f"{delay}__gt": 0}).exclude(
-        **{f"{ended}__lte": now - timedelta(seconds=SPECTATOR_DELAY_MAX)}
-    )
-    return [
-        pk
-        for pk, at, seconds in recent.values_list("pk", ended, delay)
-        if at is None or at > cutoff(seconds, now)
-    ]
-
-
-def hands_held(now: datetime | None = None, **where) -> list[int]:
-    """The ids of the hands (of rooms ``where`` says, e.g. ``room__club_id``) that are not
-    public yet: in play or ended less than their room's delay ago."""
-    return held(
-        Hand.objects.filter(**where), ended="ended_at", delay="room__spectator_delay", now=now
-    )
-
-
 def rooms_finishing(now: datetime | None = None) -> list[int]:
     """Rooms whose match is over but not yet for their spectators: the lobby lists them,
     as still playing (``room_for``), until the delay has passed."""
-    ids = held(Match.objects.all(), ended="ended_at", delay="room__spectator_delay", now=now)
-    return list(Match.objects.filter(pk__in=ids).values_list("room_id", flat=True)) if ids else []
+    return readers.rooms_with_match_held(now)
 
 
 def _seated(room_id, user) -> bool:

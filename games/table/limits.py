@@ -17,9 +17,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from config.refusals import ServiceError
 from games.locks import users_lock
 from games.models import Presence, Room, Seat
-from games.table.errors import ServiceError
 
 # A socket refused for being one too many is closed with this code after an error frame
 # that says why; the client may try again later (it is not final like 4403).

@@ -11,10 +11,10 @@ from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from clubs.selectors import room_hidden_from
+from config.refusals import ServiceError
 from games.models import Room
 from games.table import publish
 from games.table.selectors import seat_of
-from games.table.services import ServiceError
 
 PHRASE_SECONDS = 3
 

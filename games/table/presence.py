@@ -14,12 +14,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config.refusals import ServiceError
 from games.models import Presence, Room
 from games.rules import HandState
 from games.table import publish
 from games.table.clocks import set_deadlines, untimed
 from games.table.selectors import seat_viewers, seats_with_users
-from games.table.services import ServiceError, hand_in_play, room_lock, room_lock_playing
+from games.table.services import hand_in_play, room_lock, room_lock_playing
 
 
 def refresh_deadlines(room: Room) -> None:

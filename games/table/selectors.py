@@ -24,10 +24,8 @@ from games.table import badges
 from games.table.bot_accounts import display_names
 from games.table.late import room_as_of, rooms_finishing
 from games.table.messages import envelope, hand_end_payload, played_for, seat_state
+from games.table.readers import readers
 from games.table.vote_state import latest_vote
-from leaderboards.models import RatingChange
-from leaderboards.rating import counts_publicly, display_rating
-from records.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +94,9 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
         "claim_seconds": room.claim_seconds,
         "private": room.private,
         # Whether its hands move the public boards, shown before anyone joins.
-        "rated": counts_publicly(room.hands_total, any(s.user and s.user.is_bot for s in seats)),
+        "rated": readers.counts_publicly(
+            room.hands_total, any(s.user and s.user.is_bot for s in seats)
+        ),
         "status": room.status,
         "revision": room.revision,  # the newer of two room frames (``publish``)
         "owner_id": room.owner_id,
@@ -125,7 +125,7 @@ def room_payload(room_or_id, *, for_user=None) -> dict | None:
 def _match_id(room: Room) -> int | None:
     if room.status != Room.Status.FINISHED:
         return None
-    return Match.objects.filter(room_id=room.pk).values_list("pk", flat=True).first()
+    return readers.match_of_room(room.pk)
 
 
 def _next_deal(room: Room, playing: bool | None = None) -> dict:
@@ -262,23 +262,6 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
         settlement = Settlement.objects.filter(hand=hand).first()
     if settlement is None:
         return None
-    shown = []
-    if changes is None:
-        changes = RatingChange.objects.filter(hand=hand)
-    for rc in changes:
-        if not rc.rated:  # an unrated room's hand moved no rating
-            continue
-        # As players see ratings: the skill estimate (leaderboards.rating.display_rating).
-        before, after = display_rating(rc.mu_before), display_rating(rc.mu_after)
-        shown.append(
-            {
-                "user_id": rc.user_id,
-                "seat": hand.players.index(rc.user_id),
-                "before": before,
-                "after": after,
-                "change": after - before,
-            }
-        )
     seats = Seat.objects.filter(room_id=hand.room_id)
     return {
         "hand": hand.number,
@@ -287,7 +270,7 @@ def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=No
         "deltas": settlement.deltas,
         "details": settlement.details,
         "scores": list(seats.order_by("index").values_list("score", flat=True)),
-        "ratings": sorted(shown, key=lambda c: c["seat"]),
+        "ratings": readers.hand_ratings(hand, changes),
     }
 
 

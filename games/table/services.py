@@ -24,7 +24,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
-from clubs.services import ClubError, check_spectator_delay, check_timer, room_rules
+from clubs.services import check_spectator_delay, check_timer, room_rules
+from config.refusals import ServiceError
 from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
@@ -44,7 +45,6 @@ from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
 from games.table import finisher, holds, limits, publish
 from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
 from games.table.clocks import same_decision, set_deadlines
-from games.table.errors import ServiceError
 from games.table.messages import step_events
 from games.table.selectors import (
     match_score,
@@ -181,7 +181,7 @@ def _club_rules(preset, owner, variant, rules, timers):
     """A club room's rules, from the preset's newest version and the room's unlocked choices."""
     try:
         club = room_rules(preset_id=preset, user=owner, overrides=rules, timers=timers)
-    except ClubError as e:
+    except ServiceError as e:
         raise ServiceError(e.code, e.message, e.status) from None
     if variant and variant != club.variant:
         raise ServiceError("bad_variant", f"the preset is for {club.variant}, not {variant}")

@@ -3,8 +3,8 @@ frame and calls one service; refusals are ``ServiceError`` as for any frame."""
 
 from __future__ import annotations
 
+from config.refusals import ServiceError
 from games.table import phrases, votes
-from games.table.services import ServiceError
 
 # Frame types handled here: {"t": "phrase", "phrase": id}, {"t": "dissolve"},
 # {"t": "dissolve_answer", "agree": true|false}.

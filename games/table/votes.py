@@ -20,11 +20,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.selectors import room_hidden_from
+from config.refusals import ServiceError
 from games.models import DissolveVote, Room
-from games.table import publish
+from games.table import publish, signals
 from games.table.selectors import seats_with_users
-from games.table.services import ServiceError, hand_in_play, room_lock
-from records.services import match_finished_on_commit
+from games.table.services import hand_in_play, room_lock
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,8 @@ def _decide(room: Room, vote: DissolveVote, now: datetime, *, timed_out: bool = 
     if vote.status == DissolveVote.Status.PASSED and hand_in_play(room) is None:
         room.status, room.next_hand_at = Room.Status.FINISHED, None
         room.save(update_fields=["status", "next_hand_at"])
-        match_finished_on_commit(room.pk)  # its hands are settled or on their way
+        # Its record: its hands are settled or on their way.
+        signals.match_may_have_ended.send(sender=Room, room_id=room.pk)
 
 
 @transaction.atomic

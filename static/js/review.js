@@ -113,7 +113,8 @@ function show(review) {
 }
 
 function refusal(e) {
-  return S[e.code] || fmt(S.error, { detail: e.detail || e.code });
+  const words = (S.errors && S.errors[e.code]) || S[e.code];
+  return words || fmt(S.error, { detail: e.detail || e.code });
 }
 
 /** Shows a review once ready; polls while it is pending. */

@@ -67,11 +67,11 @@ def test_the_trail_says_who_did_what_in_order(people, club, history):
 def test_a_refused_change_leaves_no_entry(people, club, preset):
     before = AuditEntry.objects.count()
 
-    with pytest.raises(services.ClubError):
+    with pytest.raises(services.ServiceError):
         services.member_set_role(
             club_id=club.pk, actor=people["manager"], user_id=people["member"].pk, role="manager"
         )
-    with pytest.raises(services.ClubError):
+    with pytest.raises(services.ServiceError):
         services.preset_update(
             club_id=club.pk,
             preset_id=preset.pk,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from clubs import selectors, services
-from clubs.errors import ClubError
 from clubs.models import AuditEntry, JoinRequest, Membership
 from clubs.services import ANNOUNCEMENT_MAX
+from config.refusals import ServiceError
 from games.models import Hand, Room, Seat, Settlement
 from tests.clubs.conftest import ROLES, role_of
 
@@ -286,7 +286,7 @@ def test_joining_once_approval_is_off_settles_the_request(vetted, asked, people,
 
 
 def test_the_service_refuses_a_non_boolean_setting(club, people):
-    with pytest.raises(ClubError) as e:
+    with pytest.raises(ServiceError) as e:
         services.club_update(club_id=club.pk, actor=people["owner"], join_needs_approval="yes")
     assert e.value.code == "bad_approval"
 

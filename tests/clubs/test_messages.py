@@ -11,7 +11,9 @@ from django.utils import translation
 from clubs import services, views
 
 SOURCE = Path(services.__file__).read_text()
-CODES = set(re.findall(r'ClubError\(\s*"(\w+)"', SOURCE)) | set(re.findall(r'code="(\w+)"', SOURCE))
+CODES = set(re.findall(r'ServiceError\(\s*"(\w+)"', SOURCE)) | set(
+    re.findall(r'code="(\w+)"', SOURCE)
+)
 
 
 def test_the_codes_are_found():
@@ -31,7 +33,7 @@ def test_every_refusal_reads_in_both_languages(code):
 
 @pytest.mark.django_db
 def test_a_wrong_invite_code_is_told_in_the_readers_language(client_for, people):
-    with pytest.raises(services.ClubError) as refused:
+    with pytest.raises(services.ServiceError) as refused:
         services.club_join(user=people["member"], invite_code="NOPE2345")
     with translation.override("zh-hans"):
         said = views.ui_strings()["errors"][refused.value.code]

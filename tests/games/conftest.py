@@ -53,10 +53,12 @@ def play_out(room, *, max_sweeps=500):
 
 def wait_settled(hand, timeout: float = 30):
     """Settlement runs on Celery: inline here, on a real worker in the services profile.
-    Waits for the task's last write (the hand marked settled), not only for its results:
-    a test's database flushed while the worker still writes can deadlock the flush."""
-    from games.models import Hand, Settlement
+    Waits for the task's last write (the hand marked settled), not only for its results,
+    and for the match's record when the hand ended the match: a test's database flushed
+    while the worker still writes can deadlock the flush."""
+    from games.models import Hand, Room, Settlement
     from leaderboards.models import RatingChange
+    from records.models import Match
     from tests.live import wait_for
 
     wait_for(
@@ -68,6 +70,13 @@ def wait_settled(hand, timeout: float = 30):
         timeout,
         f"hand {hand.pk} to be settled and rated",
     )
+    # The match's record follows its last hand's settlement (its own task, queued by it).
+    if Room.objects.filter(pk=hand.room_id, status=Room.Status.FINISHED).exists():
+        wait_for(
+            lambda: Match.objects.filter(room_id=hand.room_id).exists(),
+            timeout,
+            f"the match of room {hand.room_id} to be recorded",
+        )
     return Settlement.objects.get(hand=hand)
 
 

@@ -156,7 +156,7 @@ def test_python_templates_and_js_are_all_scanned():
         "static/js/table/variant_ui.js",
         "templates/games/room.html",
         "leaderboards/views.py",
-        "records/rulebook.py",
+        "games/rooms/rulebook.py",
         "config/asgi.py",
     ):
         assert rel in scanned, rel

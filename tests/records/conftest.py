@@ -5,6 +5,9 @@ from games.table import services
 from tests.clubs.conftest import client_for, club, people, preset  # noqa: F401
 from tests.games.conftest import _table_settings  # noqa: F401  (autouse here too)
 
+# A broker nobody listens on, and resends due at once: the settlement fault test's.
+from tests.games.test_settling import dead_broker, resend_at_once  # noqa: F401
+
 
 @pytest.fixture
 def table(people, preset):  # noqa: F811  (the club fixtures, imported above)

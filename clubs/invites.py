@@ -1,4 +1,5 @@
-"""Invite links: a club's invite code and a room's join code as a link and a QR code.
+"""Invite links: a club's invite code (and, through ``games.rooms.invites``, a room's
+join code) as a link and a QR code.
 
 The link opens a page that says what it joins and asks to confirm (a scanned code
 never joins anyone by itself); joining goes through the same services, with the
@@ -24,21 +25,16 @@ from accounts import after_login
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Club
-from games.models import Room
-from games.rooms import throttles
-from games.table import selectors as game_selectors
-from records.throttles import ClubJoinThrottle, InviteQRThrottle
+from clubs.throttles import ClubJoinThrottle, InviteQRThrottle
+from config.api_views import throttle_allows
+from config.refusals import ServiceError
 
 
 def club_invite_url(request, club: Club) -> str:
     return request.build_absolute_uri(reverse("club-invite", args=[club.invite_code]))
 
 
-def room_invite_url(request, room: Room) -> str:
-    return request.build_absolute_uri(reverse("room-invite", args=[room.code]))
-
-
-def _svg(text: str) -> HttpResponse:
+def qr_svg(text: str) -> HttpResponse:
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, title=text)
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
@@ -51,22 +47,12 @@ def club_qr(request, pk):
     m = club_selectors.membership_of(pk, request.user)
     if m is None:
         raise Http404("no such club")
-    if not throttles.allowed(InviteQRThrottle, request):
+    if not throttle_allows(InviteQRThrottle, request):
         return render(request, "429.html", status=429)
-    return _svg(club_invite_url(request, m.club))
+    return qr_svg(club_invite_url(request, m.club))
 
 
-@login_required
-def room_qr(request, pk):
-    room = Room.objects.filter(pk=pk).first()
-    if room is None or game_selectors.seat_of(room, request.user) is None:
-        raise Http404("no such room")
-    if not throttles.allowed(InviteQRThrottle, request):
-        return render(request, "429.html", status=429)
-    return _svg(room_invite_url(request, room))
-
-
-def _sign_in_first(request, **invited_to):
+def sign_in_first(request, **invited_to):
     """A visitor signed out is asked to sign in or up; the invite waits for them."""
     after_login.remember(request, request.path, **invited_to)
     return redirect_to_login(request.get_full_path())
@@ -76,19 +62,19 @@ def _sign_in_first(request, **invited_to):
 def club_invite(request, code):
     # Each look-up of a code counts against the join limit: a code must not be guessable
     # by reading pages either.
-    if not throttles.allowed(ClubJoinThrottle, request):
+    if not throttle_allows(ClubJoinThrottle, request):
         messages.error(request, _("Too many join attempts: wait a minute and try again."))
         return redirect("clubs")
     club = Club.objects.filter(invite_code=code.upper()[:8]).first()
     if not request.user.is_authenticated:
         if club is None:
             raise Http404("no such invite")
-        return _sign_in_first(request, club=club.name)
+        return sign_in_first(request, club=club.name)
     after_login.forget(request)
     if request.method == "POST":
         try:
             joined = club_services.club_join(user=request.user, invite_code=code)
-        except club_services.ClubError as e:
+        except ServiceError as e:
             messages.error(request, e.message)
             return redirect("clubs")
         if joined.membership is None:  # the club vets who joins: the request waits
@@ -98,19 +84,4 @@ def club_invite(request, code):
         raise Http404("no such invite")
     if club_selectors.is_member(club.pk, request.user):
         return redirect("club", pk=club.pk)
-    return render(request, "records/invite_club.html", {"club": club, "code": code})
-
-
-def room_invite(request, code):
-    if not throttles.allowed(throttles.JoinCodeThrottle, request):  # as typing the code
-        messages.error(request, _("Too many join attempts: wait a minute and try again."))
-        return redirect("lobby")
-    room = Room.objects.filter(code=code.upper()[:6]).first()
-    if room is None:
-        raise Http404("no such invite")
-    if not request.user.is_authenticated:
-        return _sign_in_first(request, room=room.code)
-    after_login.forget(request)
-    if game_selectors.seat_of(room, request.user) is not None:
-        return redirect("room", pk=room.pk)
-    return render(request, "records/invite_room.html", {"room": room, "code": room.code})
+    return render(request, "clubs/invite_club.html", {"club": club, "code": code})

@@ -62,7 +62,7 @@ def test_the_invite_link_of_a_club_that_vets_joins_leaves_a_request(club, people
 
 
 def test_the_club_invite_link_is_throttled_like_the_api(club, people, make_user, monkeypatch):
-    from records.throttles import ClubJoinThrottle
+    from clubs.throttles import ClubJoinThrottle
 
     monkeypatch.setattr(ClubJoinThrottle, "THROTTLE_RATES", {"club_join": "1/min"})
     client = _client(make_user("newbie"))
@@ -103,7 +103,7 @@ def test_the_room_invite_link_offers_a_seat(room, make_user):
 
 
 def test_qr_codes_are_throttled(club, people, monkeypatch):
-    from records.throttles import InviteQRThrottle
+    from clubs.throttles import InviteQRThrottle
 
     monkeypatch.setattr(InviteQRThrottle, "THROTTLE_RATES", {"invite_qr": "1/min"})
     client = _client(people["member"])
@@ -113,8 +113,8 @@ def test_qr_codes_are_throttled(club, people, monkeypatch):
 
 def test_reading_invite_pages_counts_against_the_join_limits(club, room, make_user, monkeypatch):
     """A code must not be guessable by reading pages: each look-up is a join attempt."""
+    from clubs.throttles import ClubJoinThrottle
     from games.rooms.throttles import JoinCodeThrottle
-    from records.throttles import ClubJoinThrottle
 
     monkeypatch.setattr(ClubJoinThrottle, "THROTTLE_RATES", {"club_join": "1/min"})
     monkeypatch.setattr(JoinCodeThrottle, "THROTTLE_RATES", {"room_join": "1/min"})

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
+from games.rooms.rulebook import listed_keys
 from games.rules import get_variant
 from games.table import services
-from records.rulebook import listed_keys
 
 pytestmark = pytest.mark.django_db
 
