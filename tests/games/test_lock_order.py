@@ -59,7 +59,8 @@ def activity(conn) -> list:
     with conn.cursor() as cur:
         cur.execute("SELECT pg_stat_clear_snapshot()")
         cur.execute(
-            "SELECT pid, state, wait_event_type, wait_event, left(query, 120) FROM pg_stat_activity "
+            "SELECT pid, state, wait_event_type, wait_event, left(query, 120)"
+            " FROM pg_stat_activity"
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         return cur.fetchall()
