@@ -61,7 +61,7 @@ def activity(conn) -> list:
         cur.execute(
             "SELECT pid, state, wait_event_type, wait_event, left(query, 120)"
             " FROM pg_stat_activity"
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         return cur.fetchall()
 
