@@ -26,6 +26,7 @@ import time
 from types import SimpleNamespace
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
@@ -136,7 +137,7 @@ def _enter(room_id, session, channel: str):
             limits.check_sockets(user)  # one too many is refused (raised to ``connect``)
             _mark_presence(room_id, user, channel, True, seated=seat is not None)
     except services.ServiceError as e:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        sweeper.LIVE_CHANNELS.pop(channel, None)
         if e.code == "too_many_sockets":
             raise
         return user, None, None, 0, None  # the room went away meanwhile
@@ -151,9 +152,9 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
     from games.table import sweeper
 
     if present:
-        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
+        sweeper.LIVE_CHANNELS[channel] = room_id  # this process vouches for it until it closes
     else:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        sweeper.LIVE_CHANNELS.pop(channel, None)
     service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
@@ -226,6 +227,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().send(text_data, bytes_data, close)
         except Disconnected:
             log.debug("frame for a closed socket dropped (room %s)", self.room_id)
+
+    async def dispatch(self, message):
+        """Channels' ``dispatch`` without its per-message ``close_old_connections``, a
+        hop to a worker thread for every frame in and every group message out (four a
+        move at a table): this consumer touches the database only through ``_db``
+        (``database_sync_to_async``), which closes old connections on its own thread
+        around each call, so the hop guards nothing here."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         from games.table.sweeper import ensure_sweeper
