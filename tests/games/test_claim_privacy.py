@@ -182,3 +182,39 @@ def test_the_last_answer_closes_a_window_whose_time_is_over(make_user, settings)
     state = HandState.from_json(hand.state)
     assert state.phase == "play" and state.turn == (dealer + 1) % 4
     assert timers.deadlines_fire_due(timezone.now()) == 0  # nothing left for the sweeper
+
+
+def test_an_answer_that_closes_its_window_comes_back_as_one_frame_a_version(
+    make_user, settings
+):
+    """The answerer of a window that closes in its answer's transaction hears of both in
+    one state frame, one version on from the window's, with its own answer's event: a
+    frame of its own on the window's version as well would show that version twice."""
+    settings.GAME_CLAIM_WINDOW = 1.0
+    at = timezone.now() - timedelta(seconds=5)
+    room, users, hand = _table(make_user, "f")
+    dealer, across, tile = _rig(hand, pung=True, at=at)
+    cookie = cookie_for(users[across])
+
+    async def run():
+        sock = connect(room, cookie)
+        assert (await sock.connect())[0]
+        await _states(sock, 1)
+        assert await database_sync_to_async(timers.deadlines_fire_due)(at) == 1
+        window = [m for m in await _states(sock, 1) if m["t"] == "state"][-1]
+        assert window["d"]["phase"] == "claim" and {"type": "peng"} in window["d"]["legal"]
+        act = database_sync_to_async(services.hand_act)
+        v = await act(
+            room_id=room.pk, user=users[across], version=window["v"], action={"type": "pass"}
+        )
+        frames = [m for m in await _states(sock, 1) if m["t"] == "state"]
+        await sock.disconnect()
+        return window["v"], v, frames
+
+    opened, v, frames = async_to_sync(run)()
+    assert v == opened + 1
+    assert [m["v"] for m in frames] == [v]
+    (closed,) = frames
+    assert closed["d"]["phase"] == "play"
+    mine = [e for e in closed["d"]["events"] if e["type"] == "ClaimAnswered"]
+    assert mine == [{"type": "ClaimAnswered", "seat": across, "action": {"type": "pass"}}]
