@@ -152,9 +152,9 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
     from games.table import sweeper
 
     if present:
-        sweeper.LIVE_CHANNELS[channel] = room_id  # this process vouches for it until it closes
-    else:
-        sweeper.LIVE_CHANNELS.pop(channel, None)
+        # This process vouches for it until the socket closes (``disconnect``: not here,
+        # where a socket changing from a seat to watching would drop out in between).
+        sweeper.LIVE_CHANNELS[channel] = room_id
     service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
@@ -298,6 +298,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         ensure_sweeper()
 
     async def disconnect(self, code):
+        from games.table.sweeper import LIVE_CHANNELS
+
         if self.releaser is not None:
             self.releaser.cancel()
             self.releaser = None
@@ -307,10 +309,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
-        if self.room_id is not None:
-            room_id, seated = self.room_id, self.seat is not None
-            self.room_id = self.seat = None
-            await _presence(room_id, self.user, self.channel_name, False, seated=seated)
+        try:
+            if self.room_id is not None:
+                room_id, seated = self.room_id, self.seat is not None
+                self.room_id = self.seat = None
+                await _presence(room_id, self.user, self.channel_name, False, seated=seated)
+        finally:
+            LIVE_CHANNELS.pop(self.channel_name, None)
 
     # --- seat and groups ---------------------------------------------------------
     async def _take_seat(self, seat: int | None) -> None:
