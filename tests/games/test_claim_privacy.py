@@ -182,6 +182,12 @@ def test_the_last_answer_closes_a_window_whose_time_is_over(make_user, settings)
     state = HandState.from_json(hand.state)
     assert state.phase == "play" and state.turn == (dealer + 1) % 4
     assert timers.deadlines_fire_due(timezone.now()) == 0  # nothing left for the sweeper
+    # The next decision has its clock, and the sweeper meets it.
+    nxt = str(state.turn)
+    assert list(hand.deadlines["seats"]) == [nxt] and "close" not in hand.deadlines
+    assert hand.deadline_at.isoformat() == hand.deadlines["seats"][nxt]
+    assert timers.deadlines_fire_due(hand.deadline_at) == 1
+    assert HandAction.objects.filter(hand=hand).last().source == "timeout"
 
 
 def test_an_answer_that_closes_its_window_comes_back_as_one_frame_a_version(
