@@ -1,4 +1,5 @@
-"""The ASGI application: Django for pages and the API, Channels for the table sockets.
+"""The ASGI application: Django for pages and the API, Channels for the table sockets
+and the play page's.
 
 Importing this module sets nothing outside it; process tuning for the socket server
 lives in ``config.serve``, which only the server process runs."""
@@ -16,6 +17,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from config.origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from ranked.routing import websocket_urlpatterns as play_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -23,6 +25,8 @@ application = ProtocolTypeRouter(
         # The session only: the table socket reads its user in its first database
         # call (``games.table.consumers``), on a worker thread, not before the handshake.
         # Only the site's own pages open one (scheme, host and port: ``config.origin``).
-        "websocket": SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns + play_urlpatterns))
+        ),
     }
 )

@@ -69,9 +69,9 @@ class QueueView(GameAPIView):
 
     @extend_schema(responses={200: QUEUE_SCHEMA, 404: ERROR_SCHEMA})
     def get(self, request):
-        # Polls drive matching too, so a process that runs no sweeper (no table socket
-        # open yet) still seats its players; the pass itself is rate-limited per process.
-        matcher.match_pass_due()
+        # Where no process sweeps (no socket open yet on the embedded profile), polls
+        # drive the matching (``matcher.match_pass_due``).
+        matcher.match_pass_due(poll=True)
         return Response(services.queue_poll(user=request.user))
 
     @extend_schema(request=None, responses={204: None})

@@ -7,7 +7,7 @@ class RankedConfig(AppConfig):
 
     def ready(self):
         from games.table import badges, holds
-        from ranked import receivers, selectors  # receivers: connects the signal receivers
+        from ranked import matcher, receivers, selectors  # receivers: connects the receivers
 
-        holds.register(receivers.ranked_room)
+        holds.register(receivers.ranked_room, matcher.left_before_start)
         badges.register(selectors.room_ranks)

@@ -7,8 +7,11 @@ then its players' ``Rank`` rows.  Matching is in ``ranked.matcher``.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -22,6 +25,8 @@ from ranked import ladder
 from ranked.errors import refuse
 from ranked.models import Penalty, QueueEntry, Rank, RankedMatch, RankedSeat, Season
 from records.models import MatchPlayer
+
+log = logging.getLogger(__name__)
 
 
 def current_season(now: datetime | None = None) -> Season:
@@ -103,6 +108,7 @@ def queue_join(*, user, variant, address: str | None, bots_after=None) -> QueueE
     if entry is not None:  # seated by an earlier entry (at a bot table): a new wait
         entry.delete()
     rank_of(user, variant, current_season(now))  # on the board from the first queueing
+    players_told_on_commit([user.pk])  # the player's other tabs show the wait
     return QueueEntry.objects.create(
         user=user,
         variant=variant,
@@ -134,6 +140,38 @@ def queue_poll(*, user) -> dict:
 
 def queue_leave(*, user) -> None:
     QueueEntry.objects.filter(user=user).delete()
+    players_told_on_commit([user.pk])
+
+
+def queue_seen(user_id) -> None:
+    """A play-page socket of the player closed: their wait counts from now (a reload or a
+    dropped connection has the whole ``RANKED_QUEUE_GRACE`` to come back)."""
+    QueueEntry.objects.filter(user_id=user_id, room__isnull=True).update(seen_at=timezone.now())
+
+
+def player_group(user_id) -> str:
+    """The group of one player's play-page sockets (``ranked.consumers``)."""
+    return f"ranked.player.{user_id}"
+
+
+def players_told_on_commit(user_ids) -> None:
+    """After commit, every play-page socket of these players reads their queue state again
+    (once seated, each of their tabs opens the table).  A lost notice costs a socket at
+    most one beat (``consumers.beat``)."""
+    ids = list(user_ids)
+
+    async def tell():
+        layer = get_channel_layer()
+        for user_id in ids:
+            await layer.group_send(player_group(user_id), {"type": "queue.changed"})
+
+    def send():
+        try:
+            async_to_sync(tell)()
+        except Exception:
+            log.exception("telling the play pages failed")
+
+    transaction.on_commit(send)
 
 
 @transaction.atomic

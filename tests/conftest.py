@@ -2,12 +2,18 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import caches
+from hypothesis import settings as hypothesis_settings
 from django.urls import reverse
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
 INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"
 # The browser tests' server and Chromium, for tests in any folder (one server a process).
 pytest_plugins = ["tests.browser.fixtures"]
+# Property tests check what holds, not how fast: a loaded machine (the suite runs two
+# processes a core beside browsers and servers) must not fail one on Hypothesis' timing
+# deadline. Speed is measured in tests/bench/.
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 
 def pytest_configure(config):

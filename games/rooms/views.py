@@ -176,13 +176,14 @@ def ui_strings() -> dict[str, str]:
         "auto_discard": _("Time ran out: %(tile)s was discarded for you."),
         "auto_pass": _("Time ran out: you passed."),
         "auto_move": _("Time ran out: a move was played for you."),
+        "played_for_close": _("Got it"),
         "quick_play": _("Quick play"),
         "creating": _("Creating…"),
         "club_preset": _("%(club)s · %(preset)s, version %(n)s"),
         # Replays and the check of the deal.
         "replay_hand": _("Replay and check this hand"),
         "hand_link": _("Hand %(n)s: replay and check"),
-        "commitment": _("Deal commitment"),
+        "next_commitment": _("Deal commitment of hand %(n)s"),
         "commitment_line": _(
             "The fingerprint of this deal's secret seed, fixed before anyone is ready: "
             "you can check the deal after the hand."

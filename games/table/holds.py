@@ -14,22 +14,35 @@ from games.table import publish
 from games.table.clocks import set_deadlines
 from games.table.selectors import seats_with_users
 
-_tests: list[Callable[[int], bool]] = []
+_holders: list[tuple[Callable[[int], bool], Callable[[Room, Seat], None]]] = []
 
 
-def register(test: Callable[[int], bool]) -> None:
-    """Add ``test(room_id) -> bool``: whether that room's seats are held."""
-    if test not in _tests:
-        _tests.append(test)
+def register(test: Callable[[int], bool], left_before_start: Callable[[Room, Seat], None]) -> None:
+    """Add ``test(room_id) -> bool``: whether that room's seats are held; and what
+    happens when a player leaves such a room before its first deal,
+    ``left_before_start(room, seat)`` (the room row locked; the app ends or keeps the
+    room)."""
+    if all(test is not t for t, _ in _holders):
+        _holders.append((test, left_before_start))
+
+
+def holder_of(room_id: int):
+    return next((h for h in _holders if h[0](room_id)), None)
 
 
 def seats_held(room_id: int) -> bool:
-    return any(test(room_id) for test in _tests)
+    return holder_of(room_id) is not None
 
 
 def seat_hold(room: Room, seat: Seat) -> Room:
     """Leaving a room whose seats are held: the seat goes to 托管 for the rest of the
-    match and stays its player's (call with the room row locked)."""
+    match and stays its player's (call with the room row locked).  Before the first
+    deal the holder decides instead (the match has not started: there is nothing to
+    play on for them)."""
+    holder = holder_of(room.pk)
+    if room.status == Room.Status.OPEN and holder is not None:
+        holder[1](room, seat)
+        return room
     if not seat.auto:
         seat.auto = True
         seat.save(update_fields=["auto"])

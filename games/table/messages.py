@@ -55,6 +55,21 @@ def seat_states(state, seats, deadlines: dict, hand_number: int, events=()) -> d
     return out
 
 
+def played_for(seat: int, seq: int, action: dict) -> dict:
+    """The event telling ``seat``, and nobody else, that the server made ``action`` for it
+    because its clock ran out (``seq``: the action's place in the hand's log).  A live
+    step and a reconnecting seat's snapshot (read from the log) carry the same event."""
+    return {"type": "PlayedFor", "seat": seat, "only": seat, "seq": seq, "action": action}
+
+
+def step_events(seat: int, action: dict, source: str, state, events) -> list[dict]:
+    """A saved step's events as the table is told them: a move the clock made is marked
+    for its seat (``played_for``)."""
+    if source != "timeout":
+        return list(events)
+    return [*events, played_for(seat, state.version, action)]
+
+
 def hand_end_payload(state, hand) -> dict:
     """What everyone at the table learns when a hand ends: the result and what was paid
     during play, every hand face up.  End-of-hand payments (the variant's ``settle``)

@@ -23,7 +23,7 @@ from games.rules import (
 from games.table import badges
 from games.table.bot_accounts import display_names
 from games.table.late import room_as_of, rooms_finishing
-from games.table.messages import envelope, hand_end_payload, seat_state
+from games.table.messages import envelope, hand_end_payload, played_for, seat_state
 from games.table.vote_state import latest_vote
 from leaderboards.models import RatingChange
 from leaderboards.rating import counts_publicly, display_rating
@@ -219,13 +219,37 @@ def table_snapshot(room_id, seat: int | None) -> list[dict]:
     hand = Hand.objects.filter(room_id=room_id).order_by("-number").first()
     if hand is not None:
         state = HandState.from_json(hand.state)
-        out.append(seat_state(state, seat, hand.deadlines, hand.number))
+        events = played_for_since(hand, seat) if seat is not None else []
+        out.append(seat_state(state, seat, hand.deadlines, hand.number, events))
         if state.phase == "ended":
             out.append(envelope("hand_end", state.public_version, hand_end_payload(state, hand)))
             settled = settled_payload(hand)
             if settled is not None:
                 out.append(envelope("settled", None, settled))
     return out
+
+
+# The most moves a returning player is told were made for them (the latest ones).
+PLAYED_FOR_SHOWN = 8
+
+
+def played_for_since(hand: Hand, seat: int) -> list[dict]:
+    """The moves the clock made for ``seat`` in ``hand`` since the seat's last move of its
+    own (``messages.played_for`` events, oldest first): what a player coming back to the
+    table is told.  The server's closing of a claim window on the seat's discard is logged
+    under the seat, and is no move of the player's."""
+    rows = (
+        HandAction.objects.filter(hand=hand, seat=seat)
+        .exclude(source="server")
+        .order_by("-seq")
+        .values_list("seq", "action", "source")[:PLAYED_FOR_SHOWN]
+    )
+    out = []
+    for seq, action, source in rows:
+        if source != "timeout":
+            break
+        out.append(played_for(seat, seq, action))
+    return out[::-1]
 
 
 def settled_payload(hand: Hand, settlement: Settlement | None = None, changes=None) -> dict | None:

@@ -44,6 +44,7 @@ from games.table import finisher, holds, limits, publish, store
 from games.table.bot_accounts import BOT_NAMES, bot_user
 from games.table.clocks import closing, same_decision, set_deadlines, untimed
 from games.table.errors import ServiceError
+from games.table.messages import step_events
 from games.table.selectors import (
     match_score,
     room_and_playing,
@@ -379,6 +380,8 @@ def _auto_ready_clock(room: Room, seats: list[Seat]) -> None:
         return
     if sum(1 for s in seats if not (s.ready or s.bot_controlled)) != 1:
         return
+    if room.status == Room.Status.OPEN and holds.seats_held(room.pk):
+        return  # a held room's first deal waits for all: the holder calls off a no-show
     due = timezone.now() + timedelta(seconds=seconds)
     if room.next_hand_at is None or due < room.next_hand_at:
         room.next_hand_at = due
@@ -560,7 +563,7 @@ def hand_save_steps(
     publish.hand_changed_on_commit(
         room.pk,
         hand,
-        [(st, events) for *_, st, events in steps],
+        [(step[3], step_events(*step)) for step in steps],
         viewers=seat_viewers(seats),
         private=room.private,
         private_to=private_to,

@@ -1,6 +1,8 @@
-// The ranked play page: join a variant's queue, poll it (the poll keeps the place), and
-// open the table once seated, in every tab of the player that shows this page.
-import { api } from "./net.js";
+// The ranked play page: join a variant's queue and open the table once seated, in every
+// tab of the player that shows this page.  The page's socket keeps the place in the queue
+// and brings the queue's state (and the seating, at once); while it is not open the page
+// polls the REST queue instead, which keeps the place too.
+import { api, TableSocket } from "./net.js";
 
 const texts = JSON.parse(document.getElementById("ranked-texts").textContent);
 const status = document.getElementById("queue-status");
@@ -39,8 +41,24 @@ function show(q) {
   controls.hidden = false;
 }
 
+const socket = new TableSocket("/ws/play/", {
+  onMessage: (msg) => {
+    if (msg.t === "queue") show(msg.d);
+  },
+  onStatus: (state) => {
+    clearTimeout(timer);
+    if (state !== "connected") timer = setTimeout(poll, POLL_MS);
+  },
+});
+
+/** The queue's state now: from the socket if it is open, else by a poll. */
+function refresh() {
+  if (!socket.send({ t: "sync" })) poll();
+}
+
 async function poll() {
   clearTimeout(timer);
+  if (socket.open) return;
   try {
     const q = await api("GET", "/api/ranked/queue/");
     show(q);
@@ -60,7 +78,7 @@ for (const button of document.querySelectorAll(".queue-join")) {
     }
     try {
       await api("POST", "/api/ranked/queue/", body);
-      poll();
+      refresh();
     } catch (e) {
       showError(e);
     }
@@ -73,4 +91,7 @@ leave.addEventListener("click", async () => {
   show(null);
 });
 
-if (status) poll();
+if (status) {
+  poll();
+  socket.connect();
+}

@@ -1,21 +1,24 @@
 """Ranked matching under arrivals: time to table, tables formed, and a pass's cost.
 
-    python tests/bench/bench_ranked.py [--players 400] [--arrivals 60] [--workers N]
+    python tests/bench/bench_ranked.py [--players 400] [--arrivals 60] [--servers 2]
 
-``--players`` players (REST clients, one thread each) arrive over ``--arrivals`` seconds,
-spread evenly over the variants, with 段位 drawn from a ladder-shaped spread (most low,
-a few high) and addresses of their own (one in twenty shares one with another player);
-each queues (``POST /api/ranked/queue/``) and polls (``GET``) every 3 s until seated.  The
-servers, as deployed: gunicorn (the REST process, ``--workers``) and ``run_sweeper``
-beside it, on PostgreSQL and the Redis cache.  Reported: time to table
-p50/p95/max, tables formed, players left unmatched when the last arrival has waited a
-minute, rank spread per table (max − min 段位 step), and that nobody was seated twice.
-Then, in this process on the same database, the cost of one matching pass: over
-``--players`` waiting who form tables, and over as many who cannot (one address).
+``--players`` players arrive over ``--arrivals`` seconds, spread evenly over the
+variants, with 段位 drawn from a ladder-shaped spread (most low, a few high) and
+addresses of their own (one in twenty shares one with another player).  Each does what
+the play page does: opens its socket (``ws/play/``, which keeps the place in the queue),
+queues (``POST /api/ranked/queue/``) and waits on the socket until it names the table.
+The servers, as deployed: ``--servers`` Daphne processes (``config.serve``; the players
+spread over them) and ``run_sweeper`` beside them, on PostgreSQL, the Redis cache and
+the Redis channel layer.  Reported: time to table (from the ``POST``) p50/p95/max,
+tables formed, players left unmatched when the last arrival has waited a minute, rank
+spread per table (max − min 段位 step), and that nobody was seated twice.  Then, in this
+process on the same database, the cost of one matching pass: over ``--players`` waiting
+who form tables, and over as many who cannot (one address).
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -25,7 +28,6 @@ import socket
 import string
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -33,13 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mahjong_ranked")
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/3")
-os.environ.setdefault("REDIS_CACHE_URL", "redis://127.0.0.1:6379/4")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/5")
+os.environ.setdefault("REDIS_CACHE_URL", "redis://127.0.0.1:6379/6")
 os.environ.setdefault("CHANNEL_LAYER_PREFIX", "mahjong-ranked")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 60)
 OUT = ROOT / "test-output"
-POLL = 3.0
 WAIT_AFTER = 60.0  # seconds the last arrival may wait before the run ends
 
 
@@ -107,43 +108,83 @@ def prepare(players: int):
     return people
 
 
-def client(port, person, start, out, stop):
-    """Arrive at ``start``, queue, poll until seated (or ``stop``)."""
+def join(port, headers, variant) -> int:
+    """The queue's ``POST`` (a blocking call: run in a thread)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", "/api/ranked/queue/", json.dumps({"variant": variant}), headers)
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+async def player(port, person, start, out, stop, pool):
+    """Arrive at ``start`` (loop time), open the play socket, queue, wait until seated
+    (or ``stop``)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
+
+    loop = asyncio.get_running_loop()
     token = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+    cookie = f"{person['cookie']}; csrftoken={token}"
     headers = {
-        "Cookie": f"{person['cookie']}; csrftoken={token}",
+        "Cookie": cookie,
         "X-CSRFToken": token,
         "X-Forwarded-For": person["address"],
         "Content-Type": "application/json",
     }
-    time.sleep(max(0.0, start - time.monotonic()))
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    t0 = time.monotonic()
+    await asyncio.sleep(max(0.0, start - loop.time()))
     try:
-        conn.request(
-            "POST", "/api/ranked/queue/", json.dumps({"variant": person["variant"]}), headers
-        )
-        r = conn.getresponse()
-        r.read()
-        if r.status != 201:
-            out["errors"].append(f"join {r.status}")
-            return
-        while not stop.is_set():
-            conn.request("GET", "/api/ranked/queue/", headers=headers)
-            r = conn.getresponse()
-            raw = r.read()
-            if r.status == 200 and json.loads(raw)["room"]:
-                out["seated"].append(time.monotonic() - t0)
+        async with connect(
+            f"ws://127.0.0.1:{port}/ws/play/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": cookie, "X-Forwarded-For": person["address"]},
+            proxy=None,
+            open_timeout=30,
+        ) as ws:
+            await ws.recv()  # the state before queueing
+            t0 = loop.time()
+            status = await loop.run_in_executor(pool, join, port, headers, person["variant"])
+            if status != 201:
+                out["errors"].append(f"join {status}")
                 return
-            if r.status != 200:
-                out["errors"].append(f"poll {r.status}")
-                return
-            stop.wait(POLL)
-        out["unmatched"] += 1
-    except OSError as e:
+            waiting = asyncio.ensure_future(stop.wait())
+            while True:
+                recv = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({recv, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                if recv not in done:
+                    recv.cancel()
+                    out["unmatched"] += 1
+                    return
+                d = json.loads(recv.result())["d"]
+                if d is None:  # the entry was dropped
+                    out["errors"].append("dropped")
+                    return
+                if d["room"]:
+                    out["seated"].append(loop.time() - t0)
+                    return
+    except (TimeoutError, OSError, WebSocketException) as e:
         out["errors"].append(type(e).__name__)
-    finally:
-        conn.close()
+
+
+async def players(ports, people, arrivals, out):
+    from concurrent.futures import ThreadPoolExecutor
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    rng = random.Random(1)
+    t0 = loop.time() + 1.0
+    starts = sorted(t0 + rng.uniform(0, arrivals) for _ in people)
+    with ThreadPoolExecutor(64) as pool:
+        tasks = [
+            asyncio.ensure_future(player(ports[i % len(ports)], p, starts[i], out, stop, pool))
+            for i, p in enumerate(people)
+        ]
+        await asyncio.sleep(max(0.0, starts[-1] + WAIT_AFTER - loop.time()))
+        stop.set()
+        await asyncio.wait(tasks, timeout=40)
 
 
 def wait_port(port: int, proc, timeout: float = 30) -> None:
@@ -159,9 +200,9 @@ def wait_port(port: int, proc, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def serve(workers: int, people, arrivals: float):
-    """Gunicorn (REST, as deployed: the web process) with ``workers`` workers, and
-    ``run_sweeper`` beside it; the players arrive and poll."""
+def serve(servers: int, people, arrivals: float):
+    """``servers`` Daphne processes (as deployed: the socket servers) and ``run_sweeper``
+    beside them; the players arrive, queue and wait on their sockets."""
     from tests.live import free_port, server_env
 
     OUT.mkdir(exist_ok=True)
@@ -174,40 +215,22 @@ def serve(workers: int, people, arrivals: float):
         RANKED_ARRIVE_SECONDS="3600",  # nobody comes to the tables: keep them seated
         RANKED_QUEUE_RATE="100/min",
     )
-    port = free_port()
+    ports = [free_port() for _ in range(servers)]
     procs = []
     out = {"seated": [], "unmatched": 0, "errors": []}
-    stop = threading.Event()
     try:
         with open(OUT / "ranked-bench.log", "ab") as log:
-            for cmd in (
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "config.wsgi:application",
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "--workers",
-                    str(workers),
-                ],
-                [sys.executable, "manage.py", "run_sweeper"],
-            ):
+            cmds = [
+                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
+                + ["config.asgi:application"]
+                for port in ports
+            ]
+            cmds.append([sys.executable, "manage.py", "run_sweeper"])
+            for cmd in cmds:
                 procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log))
-        wait_port(port, procs[0])
-        t0 = time.monotonic() + 1.0
-        rng = random.Random(1)
-        starts = sorted(t0 + rng.uniform(0, arrivals) for _ in people)
-        threads = [
-            threading.Thread(target=client, args=(port, p, starts[i], out, stop), daemon=True)
-            for i, p in enumerate(people)
-        ]
-        for t in threads:
-            t.start()
-        time.sleep(max(0.0, starts[-1] + WAIT_AFTER - time.monotonic()))
-        stop.set()
-        for t in threads:
-            t.join(40)
+        for port, proc in zip(ports, procs, strict=False):
+            wait_port(port, proc)
+        asyncio.run(players(ports, people, arrivals, out))
     finally:
         for proc in procs:
             proc.terminate()
@@ -221,7 +244,7 @@ def tables_report(people):
 
     step = {p["user"]: p["step"] for p in people}
     address = {p["user"]: p["address"] for p in people}
-    seats = list(RankedSeat.objects.values_list("match_id", "user_id"))
+    seats = list(RankedSeat.objects.filter(user__in=step).values_list("match_id", "user_id"))
     per_user = Counter(u for _, u in seats)
     tables: dict[int, list[int]] = {}
     for m, u in seats:
@@ -237,6 +260,7 @@ def pass_cost(players: int, rounds: int = 3):
     from django.contrib.auth import get_user_model
     from django.db import connection
 
+    from games.models import Room
     from ranked import matcher, services
     from ranked.models import QueueEntry, RankedSeat
 
@@ -246,11 +270,13 @@ def pass_cost(players: int, rounds: int = 3):
     users = [User.objects.create_user(username=f"rp{stamp}-{i}") for i in range(players)]
     costs = {}
     for kind in ("forms tables", "one address"):
-        times, formed = [], 0
+        runs = []
         for _ in range(rounds):
             QueueEntry.objects.all().delete()
-            # Free them from the last round's tables (a pass seats each once).
+            # Free them from the last round's tables (a pass seats each once, and an
+            # owner's open rooms and seats are capped).
             RankedSeat.objects.filter(user__in=users).update(active=False)
+            Room.objects.filter(seats__user__in=users).update(status=Room.Status.FINISHED)
             for i, u in enumerate(users):
                 one = kind == "one address"
                 address = "198.18.0.1" if one else f"198.18.{i // 250}.{i % 250 + 1}"
@@ -258,8 +284,8 @@ def pass_cost(players: int, rounds: int = 3):
             connection.close()
             t = time.perf_counter()
             formed = matcher.match_pass()
-            times.append(time.perf_counter() - t)
-        costs[kind] = (min(times), formed)
+            runs.append((time.perf_counter() - t, formed))
+        costs[kind] = min(runs)
     QueueEntry.objects.all().delete()
     return costs
 
@@ -270,19 +296,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=400)
     parser.add_argument("--arrivals", type=float, default=60.0)
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--servers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     try:
         people = prepare(args.players)
     except Exception as e:  # noqa: BLE001 - any connection failure means the same thing
         print(f"bench_ranked needs PostgreSQL and Redis ({type(e).__name__}: {e})")
         return 1
-    out = serve(args.workers, people, args.arrivals)
+    out = serve(args.servers, people, args.arrivals)
     tables, spreads, most, shared = tables_report(people)
     seated = out["seated"]
     print(
-        f"{args.players} players (REST) arriving over {args.arrivals:g} s, "
-        f"{len({p['variant'] for p in people})} variants; gunicorn x{args.workers} + run_sweeper, "
+        f"{args.players} players (play socket + REST) arriving over {args.arrivals:g} s, "
+        f"{len({p['variant'] for p in people})} variants; Daphne x{args.servers} + run_sweeper, "
         "PostgreSQL + Redis"
     )
     print(

@@ -1,7 +1,7 @@
 // What the table page shows of its layout, each a list of faults: header facts cut or
 // outside the bar, header tiles squashed, how many rows our hand takes and how far our
-// tiles reach past the screen, other seats' meld and discard tiles under 22 px wide, and
-// plate labels and the 托管 button that wrap onto a second line.
+// tiles reach past the table's frame, other seats' meld and discard tiles under 22 px
+// wide, and plate labels and the 托管 button that wrap onto a second line.
 () => {
   const box = (e) => e.getBoundingClientRect();
   const name = (e) => `${e.className}:${e.textContent.slice(0, 30)}`;
@@ -26,8 +26,13 @@
   }
   const hand = [...document.querySelectorAll("#my-hand .tile")];
   out.rows = new Set(hand.map((t) => Math.round(box(t).top))).size;
+  // How far a tile of ours reaches past the table's inside, either side: the table clips
+  // what is wider, so a tile past its frame is cut even where the screen has room.
+  const table = document.querySelector("#table");
+  const left = box(table).left + table.clientLeft;
+  const right = left + table.clientWidth;
   const mine = [...hand, ...document.querySelectorAll("#my-melds .tile")];
-  out.wide = Math.max(...mine.map((t) => box(t).right)) - window.innerWidth;
+  out.wide = Math.max(...mine.map((t) => Math.max(box(t).right - right, left - box(t).left)));
   const theirs = [".seat-top .melds", ".seat-left .melds", ".seat-right .melds",
     ".pool-top", ".pool-left", ".pool-right"].map((s) => `${s} .tile`).join(", ");
   for (const t of document.querySelectorAll(theirs)) {

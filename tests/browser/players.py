@@ -120,10 +120,10 @@ def a_player_finds_a_game_plays_it_and_reads_about_it(browser, base, screenshots
     page.click("#btn-quick")
     page.wait_for_url(re.compile(r"/rooms/\d+/$"))
     expect(page.locator("#room-variant")).to_contain_text("广州" if lang == "zh" else "Guangzhou")
-    # One click dealt the hand: no Ready dialog, no commitment to puzzle a newcomer (it is
-    # on the hand's page, with the check of the deal).
+    # One click dealt the hand: no Ready dialog (the deal's commitment is in the Hands menu,
+    # with the checks of the hands dealt).
     expect(page.locator("#my-hand .tile.face").first).to_be_visible()
-    expect(page.locator("#prestart-commitment")).to_have_count(0)
+    expect(page.locator("#prestart")).to_be_hidden()
     check_page(page, lang, faults)
     index_shown = page.evaluate(
         "() => getComputedStyle(document.querySelector('#my-hand .tile-index')).display"

@@ -36,11 +36,16 @@ def play_a_hand(page, base: str, variant: str) -> dict:
     room_id = r["data"]["id"]
     page.goto(f"{base}/rooms/{room_id}/")
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
-    # Shown to the player before the deal: the room's commitment, as the socket brought it.
-    shown = page.locator("#prestart-commitment")
+    # Shown before the deal, in the Hands menu beside the checks of the hands dealt (not in
+    # the Ready dialog): the room's commitment, as the socket brought it.
+    expect(page.locator("#prestart [data-commitment]")).to_have_count(0)
+    page.locator("#menu-hands summary").click()
+    shown = page.locator("#next-commitment")
     expect(shown).to_have_attribute("data-commitment", re.compile(r"^[0-9a-f]{64}$"))
+    expect(shown).to_be_visible()
     promised = frames.wait("room")["next_commitment"]
     assert shown.get_attribute("data-commitment") == promised
+    page.locator("#menu-hands summary").click()
     page.locator("#btn-ready").click()
     expect(page.locator("#btn-auto")).to_be_visible(timeout=15000)
     assert api(page, "POST", f"/api/rooms/{room_id}/auto/", {"auto": True})["status"] == 200

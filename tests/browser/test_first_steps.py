@@ -1,16 +1,22 @@
 """First steps as a person meets them, at 1280×800 and 390×844, in Chinese and English:
 an invite opened while signed out survives whichever door they sign up by, times are in
 the browser's zone, 战绩 is in the top menu, joining by code is near the top of a phone's
-lobby, a manager sees join requests waiting, and leaving a club is not the main button.
-Screenshots go to test-output/screenshots/."""
+lobby, the Ready dialog of a table made with the form asks only for Ready (the deal's
+commitment is in the Hands menu), a manager sees join requests waiting, leaving a club is
+not the main button, and a player who comes back after the clock played for them is told
+what was played.  Screenshots go to test-output/screenshots/."""
 
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.rules import tiles as T
+from tests.browser.a11y import violations
+from tests.browser.players import autoplay, deal_where, table_room
 from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
 
 CASES = [
@@ -20,8 +26,20 @@ CASES = [
     )
 ]
 WORDS = {
-    "zh-CN": {"invited": "你被邀请加入亲友圈", "records": "战绩", "join": "加入亲友圈"},
-    "en-US": {"invited": "You were invited to the club", "records": "Records", "join": "Join"},
+    "zh-CN": {
+        "invited": "你被邀请加入亲友圈",
+        "records": "战绩",
+        "join": "加入亲友圈",
+        "discarded": "超时：已替你打出",
+        "commitment": "第 1 局发牌承诺值",
+    },
+    "en-US": {
+        "invited": "You were invited to the club",
+        "records": "Records",
+        "join": "Join",
+        "discarded": "was discarded for you",
+        "commitment": "Deal commitment of hand 1",
+    },
 }
 _names = itertools.count()
 
@@ -136,3 +154,76 @@ def test_a_manager_sees_requests_and_leaving_is_not_the_main_button(
     _shot(member, screenshots_dir, "club-member", size, locale)
     owner_ctx.close()
     member_ctx.close()
+
+
+@pytest.mark.parametrize(("size", "locale"), CASES)
+def test_a_player_back_after_the_clock_played_is_told_what_was_played(
+    browser, live_server_url, screenshots_dir, size, locale
+):
+    base = live_server_url
+    context = browser.new_context(viewport=size, locale=locale, bypass_csp=True)  # for axe
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(page, base, _name("away"))
+    # Three seconds a move; we deal, so the first move is ours.
+    room = table_room(page, base, "guangzhou", discard_seconds=3, claim_seconds=3)
+    dealt = deal_where(page, base, room).to_json()["hands"][0]
+    expect(page.locator('#my-hand .tile[data-legal="discard"]').first).to_be_visible()
+    page.close()  # gone before the clock runs out
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.wait_for_timeout(4000)
+
+    # Back at the table: the server discarded for us, and the page says which tile (one
+    # we were dealt), named as the table names it.
+    page.goto(f"{base}/rooms/{room['id']}/")
+    told = page.locator("#played-for li")
+    expect(told.first).to_contain_text(WORDS[locale]["discarded"])
+    assert told.first.get_attribute("data-type") == "discard"
+    ours = told.first.get_attribute("data-tile")
+    assert T.parse_one(ours) in T.parse(dealt), (ours, dealt)
+    label = page.locator(f'.table .tile[data-tile="{ours}"]').first.get_attribute("aria-label")
+    expect(told.first).to_contain_text(label)
+    wide = page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth + 1")
+    assert not wide
+    assert violations(page, "#played-for") == []  # readable, its button named
+    _shot(page, screenshots_dir, "played-for", size, locale)
+
+    # Our own move: the notice goes.
+    autoplay(page, lambda: page.locator("#played-for").is_hidden(), timeout=20)
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize(("size", "locale"), CASES)
+def test_the_ready_dialog_asks_only_for_ready(
+    browser, live_server_url, screenshots_dir, size, locale
+):
+    base = live_server_url
+    context = browser.new_context(viewport=size, locale=locale)
+    page = context.new_page()
+    sign_up(page, base, _name("form"))
+    page.goto(f"{base}/lobby/")
+    page.select_option("#opt-bots", "3")
+    page.click("#btn-create")
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    prestart = page.locator("#prestart")
+    expect(prestart.locator("#btn-ready")).to_be_visible()
+    # No hash to puzzle over: nothing hex-like, no commitment.
+    expect(prestart.locator("[data-commitment], code")).to_have_count(0)
+    assert not re.search(r"[0-9a-f]{12}", prestart.inner_text()), prestart.inner_text()
+    _shot(page, screenshots_dir, "ready", size, locale)
+
+    # It is on the fairness side: the Hands menu, with the checks of the hands dealt.
+    page.locator("#menu-hands summary").click()
+    shown = page.locator("#next-commitment")
+    expect(shown).to_be_visible()
+    expect(shown).to_contain_text(WORDS[locale]["commitment"])
+    expect(shown).to_have_attribute("data-commitment", re.compile(r"^[0-9a-f]{64}$"))
+    expect(shown.locator("a[href='/fair/']")).to_be_visible()
+    _shot(page, screenshots_dir, "commitment", size, locale)
+    page.locator("#menu-hands summary").click()
+    prestart.locator("#btn-ready").click()
+    expect(page.locator("#my-hand .tile").first).to_be_visible(timeout=15_000)
+    context.close()

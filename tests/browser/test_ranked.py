@@ -1,8 +1,8 @@
 """Ranked play end to end: four players in four browser contexts queue for each
-variant's ranked play, are seated at one table, hand their seats to 托管 and play the
-(one-hand) match to its end, then see their 段位 points change by the rule on the table's
-plates, the profile and the season board; a fifth from the same address as one of them
-is never seated with them."""
+variant's ranked play, are seated at one table (a second tab of one of them opens it
+too), hand their seats to 托管 and play the (one-hand) match to its end, then see their
+段位 points change by the rule on the table's plates, the profile and the season board;
+a fifth from the same address as one of them is never seated with them."""
 
 from __future__ import annotations
 
@@ -71,15 +71,25 @@ def test_four_queue_play_by_auto_and_see_their_points(browser, ranked_server):
     pages = [p for _, p in players]
     variants = [v.key for v in available()]
     for n, variant in enumerate(variants):
+        # A second tab of the first player's, open at the play page before they queue
+        # from the other: the page's socket tells it of the queueing and of the seat.
+        tabs = [players[0][0].new_page()] if n == 0 else []
+        for tab in tabs:
+            tab.goto(f"{base}/play/")
+            expect(tab.locator("#queue-controls")).to_be_hidden()
         queue(pages[0], base, variant)
+        for tab in tabs:
+            expect(tab.locator("#queue-controls")).to_be_visible(timeout=20_000)
         if n == 0:
             queue(fifth, base, variant)
         for page in pages[1:]:
             queue(page, base, variant)
-        for page in pages:  # every tab of theirs opens the table
+        for page in [*pages, *tabs]:  # every tab of theirs opens the table
             page.wait_for_url(re.compile(r"/rooms/\d+/$"), timeout=90_000)
-        room_ids = {page.url.rstrip("/").rsplit("/", 1)[1] for page in pages}
+        room_ids = {page.url.rstrip("/").rsplit("/", 1)[1] for page in [*pages, *tabs]}
         assert len(room_ids) == 1, room_ids
+        for tab in tabs:
+            tab.close()
         if n == 0:
             waiting = api(fifth, "GET", "/api/ranked/queue/", None)
             assert waiting["status"] == 200 and waiting["data"]["room"] is None, waiting

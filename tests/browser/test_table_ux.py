@@ -20,6 +20,7 @@ from tests.browser.players import (
     PHONE,
     Frames,
     api,
+    autoplay,
     deal_where,
     rig,
     sign_up,
@@ -299,7 +300,9 @@ def test_quick_play_from_the_lobby(browser, table_server, screenshots_dir, size,
 
 
 def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
-    """Three seconds to choose the missing suit, and no choice: the server chooses, and says so."""
+    """Three seconds to choose the missing suit, and no choice: the server chooses, and says
+    so in a notice that stays (a player in another tab reads it on coming back) until the
+    player's own move."""
     context = browser.new_context(viewport=DESKTOP, locale="en-US")
     page = context.new_page()
     frames = Frames(page)
@@ -324,9 +327,18 @@ def test_a_move_played_on_a_timeout_is_announced(browser, table_server):
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(3)
     expect(page.locator("#timer .timer-n")).to_be_visible()  # our clock is shown, labelled
     words = variant_text(page, "setup", "1", "timeout", "text").split("%(suit)s")[0].strip()
-    expect(page.locator(".toast", has_text=words)).to_be_visible(timeout=10_000)
+    told = page.locator('#played-for li[data-type="ding_que"]')
+    expect(told).to_contain_text(words, timeout=10_000)
     expect(page.locator('#actions button[data-type="ding_que"]')).to_have_count(0)
-    assert frames.state["players"][frames.state["seat"]]["que"] is not None
+    mine = frames.state["players"][frames.state["seat"]]
+    assert mine["que"] is not None
+    suit = variant_text(page, "setup", "1", "choose", "values", mine["que"], "name")
+    expect(told).to_contain_text(suit)
+    page.wait_for_timeout(4500)  # longer than a toast stays
+    expect(told).to_be_visible()
+
+    # Our own move: what the clock did is no longer news.
+    autoplay(page, lambda: page.locator("#played-for").is_hidden(), timeout=20)
     context.close()
 
 

@@ -4,6 +4,7 @@ never a claim or a win.  Only a bot, or 托管 (which the player chose), claims 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,7 @@ from games.models import Hand, HandAction, Seat
 from games.rules import HandState, legal_actions
 from games.rules import tiles as T
 from games.rules.bots import choose_action
-from games.table import services, timers
+from games.table import selectors, services, timers
 from tests.games.conftest import four_seated
 from tests.rules.rig import rig
 
@@ -26,10 +27,12 @@ QUE = "smps"
 FRONT = "678s5p"
 
 
-def _table(make_user):
+def _table(make_user, *, private_claims: bool = False):
     users = [make_user(f"t{i}") for i in range(4)]
     room, hand = four_seated(users)
     state = rig(HANDS, que=QUE, front=FRONT)
+    if private_claims:  # the server closes each claim window, logged under the discarder
+        state.match = replace(state.match, private_claims=True)
     hand.state, hand.version = state.to_json(), state.version
     hand.save(update_fields=["state", "version"])
     return room, users
@@ -109,3 +112,44 @@ def test_a_process_fires_its_own_rooms_deadlines_first(make_user):
     assert HandAction.objects.filter(hand=hand, source="bot").exists()
     if hand.deadline_at is not None:  # its own process does not wait
         assert timers.deadlines_fire_due(hand.deadline_at, mine={room.pk}) > 0
+
+
+def _told(room, seat) -> list[dict]:
+    """The moves a (re)connecting socket at ``seat`` is told the clock made for it."""
+    envelopes = selectors.table_snapshot(room.pk, seat)
+    state = next(e for e in envelopes if e["t"] == "state")["d"]
+    return [e for e in state["events"] if e["type"] == "PlayedFor"]
+
+
+def test_a_player_coming_back_is_told_what_the_clock_played_until_they_move(make_user):
+    room, users = _table(make_user, private_claims=True)
+    assert _told(room, 0) == []
+    first = _fire(room, 1)  # seat 0's discard of 1s
+    second = _fire(room, 2)  # seat 1's pass on it, and the server's close of the window
+    assert HandAction.objects.filter(hand__room=room, seat=0, source="server").exists()
+    assert _told(room, 0) == [
+        {"type": "PlayedFor", "seat": 0, "seq": first.seq, "action": first.action}
+    ]
+    assert _told(room, 1) == [
+        {"type": "PlayedFor", "seat": 1, "seq": second.seq, "action": {"type": "pass"}}
+    ]
+    assert _told(room, 2) == []
+    spectator = next(e for e in selectors.table_snapshot(room.pk, None) if e["t"] == "state")
+    assert all(e["type"] != "PlayedFor" for e in spectator["d"]["events"])
+
+    # Seat 1's clock runs out on its turn too: both its moves are news to it.
+    _fire(room, 3)
+    third = HandAction.objects.filter(hand__room=room, seat=1, source="timeout").latest("seq")
+    assert third.action["type"] == "discard" and third.seq > second.seq
+    assert [e["seq"] for e in _told(room, 1)] == [second.seq, third.seq]
+
+    # A move of the player's own: what the clock did before is no longer news.
+    state, minutes = _state(room), 3
+    while state.turn != 0 or not any(a["type"] == "discard" for a in legal_actions(state, 0)):
+        minutes += 1
+        _fire(room, minutes)
+        state = _state(room)
+    assert _told(room, 0)[0]["seq"] == first.seq
+    mine = next(a for a in legal_actions(state, 0) if a["type"] == "discard")
+    services.hand_act(room_id=room.pk, user=users[0], version=state.public_version, action=mine)
+    assert _told(room, 0) == []

@@ -12,6 +12,7 @@ from games.table import services as table
 from ranked import ladder, matcher, services
 from ranked.models import Penalty, QueueEntry, Rank, RankedMatch, RankedSeat
 from tests.games.conftest import play_out
+from tests.live import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -136,15 +137,6 @@ def test_fill_with_bots_after_n_seconds_is_unranked(four):
     assert sum(s.is_bot for s in entry.room.seats.all()) == 3
 
 
-def test_leaving_a_ranked_match_is_auto_play(four):
-    queue(four)
-    matcher.match_pass()
-    match = RankedMatch.objects.get()
-    table.room_leave(room_id=match.room_id, user=four[1])
-    seat = match.room.seats.get(index=1)
-    assert seat.user_id == four[1].pk and seat.auto and not seat.left
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_match_moves_points_by_placement(four):
     queue(four)
@@ -153,8 +145,14 @@ def test_a_finished_match_moves_points_by_placement(four):
     for u in four:
         table.room_ready(room_id=match.room_id, user=u)
     play_out(match.room)
+    # The match's record is a task of its own after the hand's settlement (a worker's,
+    # in the services profile): the 段位 move when it is written.
+    wait_for(
+        lambda: RankedMatch.objects.filter(pk=match.pk, status="finished").exists(),
+        30,
+        "the ranked match settled",
+    )
     match.refresh_from_db()
-    assert match.status == RankedMatch.Status.FINISHED
     seats = list(match.seats.order_by("seat"))
     assert sorted(s.placement for s in seats) == [1, 2, 3, 4]
     for s in seats:
@@ -216,3 +214,91 @@ def test_a_table_over_before_any_hand_frees_its_players(four, settings):
     assert not RankedSeat.objects.filter(active=True).exists()
     assert not Penalty.objects.exists()
     services.queue_join(user=four[0], variant="sichuan", address="10.0.0.1")
+
+
+def test_leaving_before_the_first_deal_is_a_no_show(four, make_user, settings):
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four[:2]:
+        table.room_ready(room_id=match.room_id, user=u)
+    Rank.objects.filter(user=four[1]).update(points=50)
+    table.room_leave(room_id=match.room_id, user=four[1])  # readied, then left
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.CANCELLED
+    room = Room.objects.get(pk=match.room_id)
+    assert room.status == Room.Status.FINISHED and room.hands_played == 0
+    assert not RankedSeat.objects.filter(active=True).exists()
+    assert list(Penalty.objects.values_list("user_id", flat=True)) == [four[1].pk]
+    rank = Rank.objects.get(user=four[1], variant="sichuan")
+    assert (rank.step, rank.points) == (0, 50 - settings.RANKED_NOSHOW_POINTS)
+    # The other three are back in the queue at their old places, not seated anywhere.
+    back = QueueEntry.objects.order_by("joined_at")
+    assert [e.user_id for e in back] == [four[0].pk, four[2].pk, four[3].pk]
+    assert all(e.room_id is None for e in back)
+    assert [e.joined_at for e in back] == list(
+        match.seats.exclude(user=four[1]).order_by("joined_at").values_list("joined_at", flat=True)
+    )
+    # With a fourth they are seated again at once; the leaver may not queue for a while.
+    services.queue_join(user=make_user("r7"), variant="sichuan", address="10.0.0.7")
+    assert matcher.match_pass() == 1
+    with pytest.raises(table.ServiceError) as e:
+        services.queue_join(user=four[1], variant="sichuan", address="10.0.0.2")
+    assert e.value.code == "penalised"
+
+
+def test_leaving_after_the_first_deal_is_auto_play_and_the_match_counts(four):
+    queue(four)
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four:
+        table.room_ready(room_id=match.room_id, user=u)
+    table.room_leave(room_id=match.room_id, user=four[2])
+    match.refresh_from_db()
+    seat = match.room.seats.get(index=2)
+    assert match.status == RankedMatch.Status.WAITING and seat.auto and not seat.left
+    assert not Penalty.objects.exists()
+
+
+def test_no_countdown_deals_a_ranked_table_without_its_last_player(four, settings):
+    # Ningbo's countdown readies a fourth player at a table; at a ranked one the first
+    # deal waits for all four, and one who never came is a no-show.
+    queue(four, variant="ningbo")
+    matcher.match_pass()
+    match = RankedMatch.objects.get()
+    for u in four[:3]:
+        table.room_ready(room_id=match.room_id, user=u)
+    room = Room.objects.get(pk=match.room_id)
+    assert room.status == Room.Status.OPEN and room.next_hand_at is None
+    due = timezone.now() + timedelta(seconds=settings.RANKED_ARRIVE_SECONDS + 1)
+    QueueEntry.objects.update(seen_at=due)
+    matcher.match_pass(due)
+    match.refresh_from_db()
+    assert match.status == RankedMatch.Status.CANCELLED
+    assert list(Penalty.objects.values_list("user_id", flat=True)) == [four[3].pk]
+
+
+def test_a_pass_holds_its_variants_turn_and_polls_defer_to_sweeps(four, make_user, settings):
+    from django.core.cache import cache
+
+    turns = [f"{matcher.PASS_KEY}:{v}" for v in ("sichuan", "guangzhou")] + [matcher.RAN_KEY]
+    cache.delete_many(turns)
+    settings.RANKED_MATCH_INTERVAL = 30
+    queue(four)
+    matcher.match_pass_due()  # a sweep: every variant's turn is free
+    assert RankedMatch.objects.count() == 1
+    more = [make_user(f"t{i}") for i in range(8)]
+    queue(more[:4], addresses=[f"10.4.0.{i}" for i in range(4)])
+    queue(more[4:], variant="guangzhou", addresses=[f"10.4.1.{i}" for i in range(4)])
+    cache.delete(turns[1])  # Guangzhou's interval is over, Sichuan's is not
+    matcher.match_pass_due()
+    assert list(RankedMatch.objects.values_list("variant", flat=True).order_by("pk")) == [
+        "sichuan",
+        "guangzhou",
+    ]
+    cache.delete_many(turns[:2])
+    matcher.match_pass_due(poll=True)  # a pass ended lately: polls leave it to the sweeps
+    assert RankedMatch.objects.count() == 2
+    cache.delete(matcher.RAN_KEY)
+    matcher.match_pass_due(poll=True)  # nothing swept for three intervals: a poll matches
+    assert RankedMatch.objects.count() == 3

@@ -79,6 +79,27 @@ def test_di_hu_after_another_players_self_drawn_win():
     assert s.won[2]["items"] == [{"id": "di_hu", "value": 6}] and s.won[2]["total"] == 4
 
 
+def test_di_hu_after_the_dealers_tian_hu():
+    """The dealer's 天胡 ends nothing in 血战: the next seat's first draw is still 地胡."""
+    s = rig(
+        [
+            "123m456m789m11p345p",  # 0: dealer, 14 dealt tiles, a win (定缺 s)
+            "123m456m789m11p46p",  # 1: waits 5p
+            "2345678s3m3p5p8m8p9s",  # 2: waits on nothing
+            "2345678s3m4p6p9m9p1s",  # 3: waits on nothing
+        ],
+        que="ssmm",
+        front="5p",
+    )
+    assert {"type": "hu"} in legal_actions(s, 0)
+    s = act(s, 0, "hu")
+    assert s.won[0]["items"] == [{"id": "tian_hu", "value": 6}]
+    assert s.phase == "play" and s.turn == 1 and s.drawn == T.parse_one("5p")
+    s = act(s, 1, "hu")
+    assert s.won[1]["win_type"] == "self_draw"
+    assert s.won[1]["items"] == [{"id": "di_hu", "value": 6}]
+
+
 def test_xuezhan_winner_is_out_and_hand_shown():
     s = rig(DEAL, que=QUE, front="9s")
     s = act(s, 0, "discard", tile="5p")

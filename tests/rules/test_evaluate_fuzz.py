@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from math import prod
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -142,6 +143,15 @@ def assert_documented(answer: dict, key: str) -> None:
         for item in answer["items"]:
             assert set(item) == {"id", "value"} and isinstance(item["value"], int)
             assert item["id"] in names, item
+        # An item that applies several times is listed once (its values summed, or for a
+        # multiplier multiplied), so the total follows from the items as the variant adds up.
+        ids = [item["id"] for item in answer["items"]]
+        assert len(ids) == len(set(ids)), answer
+        values = [item["value"] for item in answer["items"]]
+        if key == "hangzhou":
+            assert answer["total"] == prod(values), answer
+        elif key == "ningbo":
+            assert answer["total"] == 1 + sum(values), answer
     else:
         assert answer["win"] is False and set(answer) == {"win", "reason"}
         assert isinstance(answer["reason"], str) and answer["reason"]

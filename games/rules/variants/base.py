@@ -307,14 +307,15 @@ class Variant:
     # --- what the site shows (served to the browser as data) ---------------------------
     #: the table page's extras for this variant (its ``site.py``), texts ``{"zh-hans", "en"}``:
     #: ``setup`` (one entry per setup phase: its action and its ``label``, a ``choose`` of buttons
-    #: or a ``pick`` of tiles, prompts, the timeout event's words), ``mark`` (a per-seat view field
-    #: shown as a badge, whose suit's tiles are marked and go first), ``note`` (a view field said
-    #: until play starts), ``refusals`` (a refused win's words by its ``refused``), ``result`` (the
-    #: unit, ``combine`` "add" or "times", the ``base`` a hand is worth before its items,
-    #: ``capped``), ``end_checks`` (settlement details shown at the end), ``errors`` (the words for
-    #: its rejection codes), ``help`` (how-to-play lines) and ``main_rules`` (option ids shown up
-    #: front: in the create form outside "More rules", a table's value unlabelled), ``badge`` (a
-    #: view field shown beside the dealer's streak: ``field``, ``text``, ``help``).
+    #: or a ``pick`` of tiles, prompts, the ``timeout`` words for a move the clock made), ``mark``
+    #: (a per-seat view field shown as a badge, whose suit's tiles are marked and go first),
+    #: ``note`` (a view field said until play starts), ``refusals`` (a refused win's words by its
+    #: ``refused``), ``result`` (the unit, ``combine`` "add" or "times", the ``base`` a hand is
+    #: worth before its items, ``capped``), ``end_checks`` (settlement details shown at the end),
+    #: ``errors`` (the words for its rejection codes), ``help`` (how-to-play lines) and
+    #: ``main_rules`` (option ids shown up front: in the create form outside "More rules", a
+    #: table's value unlabelled), ``badge`` (a view field shown beside the dealer's streak:
+    #: ``field``, ``text``, ``help``).
     table_ui: dict = {}
 
     def site_data(self) -> dict:

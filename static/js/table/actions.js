@@ -10,6 +10,7 @@ import {
 import { $, el, patch, refusal, toast } from "./ui.js";
 import { socket } from "./socket.js";
 import { renderMine } from "./hand.js";
+import { clearPlayedFor } from "./events.js";
 import { call } from "./calls.js";
 import {
   actionName, buildSetup, discardOrderRefusal, pick, picking, refusedWin, setupKey, setupNote,
@@ -94,7 +95,9 @@ function discard(t) {
   if (i >= 0) act(i);
 }
 
-export function act(index) {
+/** Send ``state.legal[index]``; ``standing``: one of the player's standing orders sent it
+ * (the notice of what the clock played waits for the player's own move). */
+export function act(index, standing = false) {
   const { state } = table;
   if (!state || table.pending) return;
   const action = state.legal[index];
@@ -107,6 +110,7 @@ export function act(index) {
   table.pending = true;
   table.selected = null;
   table.picked.clear();
+  if (!standing) clearPlayedFor();
   renderMine();
   renderActions();
 }
@@ -213,13 +217,13 @@ export function assist(prev) {
   const legal = state.legal;
   const hu = legal.findIndex((a) => a.type === "hu");
   if (prefs.autoWin && hu >= 0) {
-    act(hu);
+    act(hu, true);
     return;
   }
   if (prefs.autoPass && state.phase === "claim" && hu < 0) {
     const pass = legal.findIndex((a) => a.type === "pass");
     if (pass >= 0) {
-      act(pass);
+      act(pass, true);
       return;
     }
   }

@@ -8,7 +8,7 @@ import { renderPlates, renderState } from "./board.js";
 import { act, assist, renderActions } from "./actions.js";
 import { addHandLink, renderRoom } from "./room.js";
 import { closeResult, renderResult } from "./result.js";
-import { onEvents } from "./events.js";
+import { notePlayedFor, onEvents } from "./events.js";
 import { renderSummary } from "./summary.js";
 import { onPhrase, renderTalk } from "./talk.js";
 
@@ -66,15 +66,14 @@ function onState(d, v) {
   }
   if (prev && prev.phase !== d.phase) table.picked.clear();
   // The first state after we sent an action settles it (ours, or another that beat it,
-  // and then ours comes back refused): a move of our seat in any other state was not
-  // sent by us: the clock ran out and the server played it.
-  const ours = table.pending;
+  // and then ours comes back refused).
   table.state = d;
   table.pending = false;
   // An answer that leaves a claim window open comes back to its answerer alone, on the
   // version the table is still at: its event is news all the same.
   const answered = !fresh && (d.events || []).some((e) => e.type === "ClaimAnswered");
-  if (fresh || answered) onEvents(d.events || [], ours);
+  if (fresh || answered) onEvents(d.events || []);
+  notePlayedFor(d); // a snapshot of the same version may still bring the news
   if (table.selected !== null && !legalDiscards().size) table.selected = null;
   renderState();
   if (table.retry) {

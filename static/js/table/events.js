@@ -1,10 +1,10 @@
 // What happened, told as it arrives with a state: call-outs for claims and wins, the
-// last-discard marker, a chow overridden, and the moves the server made for a seat whose
-// clock ran out.
+// last-discard marker, a chow overridden, and the moves the server made for this seat
+// because its clock ran out.
 import { sound } from "../sound.js";
-import { fmt, myRoomSeat, posOf, S, seatName, table, tileName } from "./state.js";
+import { fmt, posOf, S, seatName, table, tileName } from "./state.js";
 import { $, el, toast } from "./ui.js";
-import { SETUP_TIMEOUT_MOVES, setupMoveText } from "./variant_ui.js";
+import { setupActionText } from "./variant_ui.js";
 
 function callout(seat, kind) {
   const c = el("div", `callout callout-${posOf(seat)} callout-${kind}`, S[`call_${kind}`]);
@@ -15,18 +15,8 @@ function callout(seat, kind) {
   setTimeout(() => c.remove(), 1800);
 }
 
-// Moves the server may make for a seat whose clock ran out (it announces none of them).
-const TIMEOUT_MOVES = new Set(["TileDiscarded", "ClaimAnswered", "KongDeclared",
-  ...SETUP_TIMEOUT_MOVES]);
-
-function playedForMe(e) {
-  if (e.type === "TileDiscarded") return fmt(S.auto_discard, { tile: tileName(e.tile) });
-  if (e.type === "ClaimAnswered" && e.action && e.action.type === "pass") return S.auto_pass;
-  return setupMoveText(e) || S.auto_move;
-}
-
-/** The events of a fresh state; ``ours``: the state answers an action this page sent. */
-export function onEvents(events, ours) {
+/** The events of a fresh state. */
+export function onEvents(events) {
   const { mySeat } = table;
   for (const e of events) {
     if (e.type === "TileDiscarded") {
@@ -51,9 +41,51 @@ export function onEvents(events, ours) {
       table.myChow = false;
     }
   }
-  if (mySeat === null) return;
-  const mine = events.filter((e) => e.seat === mySeat && TIMEOUT_MOVES.has(e.type));
-  if (!mine.length) return;
-  const me = myRoomSeat();
-  if (!ours && !(me && (me.auto || me.left))) toast(playedForMe(mine[0]), "info");
+}
+
+// ---- the moves the clock made for this seat ----------------------------------------------
+
+function playedText(a) {
+  if (a.type === "discard") return fmt(S.auto_discard, { tile: tileName(a.tile) });
+  if (a.type === "pass") return S.auto_pass;
+  return setupActionText(a) || S.auto_move;
+}
+
+/**
+ * A state's PlayedFor events (the server's word that its clock moved for this seat: live,
+ * or from the log in a returning socket's snapshot) join the notice above the table. It
+ * stays until the player moves or closes it, so one who was in another tab or lost the
+ * connection reads it on return.
+ */
+export function notePlayedFor(d) {
+  const fresh = (d.events || []).filter((e) => e.type === "PlayedFor" && e.seat === table.mySeat
+    && !table.playedSeen.has(`${d.hand}:${e.seq}`));
+  if (!fresh.length) return;
+  for (const e of fresh) table.playedSeen.add(`${d.hand}:${e.seq}`);
+  table.playedFor.push(...fresh);
+  renderPlayedFor();
+}
+
+/** Our own move: what the clock did before it is no longer news. */
+export function clearPlayedFor() {
+  if (!table.playedFor.length) return;
+  table.playedFor = [];
+  renderPlayedFor();
+}
+
+function renderPlayedFor() {
+  const box = $("#played-for");
+  const shown = table.playedFor;
+  box.hidden = !shown.length;
+  const list = el("ul", "played-for-list");
+  for (const e of shown) {
+    const li = el("li", "", playedText(e.action));
+    li.dataset.type = e.action.type;
+    if (e.action.tile) li.dataset.tile = e.action.tile;
+    list.append(li);
+  }
+  const close = el("button", "button button-small button-quiet", S.played_for_close);
+  close.type = "button";
+  close.onclick = clearPlayedFor;
+  box.replaceChildren(list, close);
 }

@@ -26,6 +26,12 @@ function ruleSummary() {
 
 export function renderRoom() {
   const { room, state } = table;
+  // A ranked match called off before its first deal (a player never came): those who
+  // came are queued again at their old places, and the play page shows that wait.
+  if (room.status === "finished" && !room.hands_played && room.seats.some((s) => s.rank)) {
+    window.location.assign("/play/");
+    return;
+  }
   $("#room-variant").textContent = named(room.variant_name);
   const handNo = Math.min(room.hands_played + (state && state.phase !== "ended" ? 0 : 1),
     room.hands_total);
@@ -50,6 +56,7 @@ export function renderRoom() {
     });
   }
   renderWatchers();
+  renderCommitment();
   const code = $("#room-code");
   if (room.private && table.mySeat !== null) {
     api("GET", `/api/rooms/${room.id}/`).then((r) => {
@@ -127,23 +134,6 @@ function renderPrestart() {
   // The rules' countdown for the last player to be ready (where a rule set has one), filled
   // in by the timers.
   box.append(el("p", "prestart-next starts-in", ""));
-  if (room.next_commitment) {
-    // The server's seed for this deal is fixed already: its SHA-256, checkable afterwards.
-    const fair = el("p", "prestart-fair", `${S.commitment}: `);
-    fair.id = "prestart-commitment";
-    const code = el("code", "", `${room.next_commitment.slice(0, 16)}…`);
-    code.title = room.next_commitment;
-    fair.dataset.commitment = room.next_commitment;
-    fair.append(code);
-    fair.title = S.commitment_help;
-    box.append(fair);
-    // What it is, in one line, and where the whole scheme is told.
-    const why = el("p", "prestart-fair-why muted", `${S.commitment_line} `);
-    const more = el("a", "", S.fair_link);
-    more.href = "/fair/";
-    why.append(more);
-    box.append(why);
-  }
   const buttons = [];
   const kept = (id, make) => row.querySelector(`#${id}`) || make();
   if (canReady()) buttons.push(kept("btn-ready", () => readyButton(S.ready)));
@@ -171,6 +161,32 @@ function placeButtons(row, buttons) {
   buttons.forEach((b, i) => {
     if (row.children[i] !== b) row.insertBefore(b, row.children[i] || null);
   });
+}
+
+/**
+ * The next deal's commitment, in the Hands menu beside the checks of the hands dealt: the
+ * server's seed for it is fixed already, and its SHA-256 is checkable afterwards. Kept out
+ * of the Ready dialog, where a newcomer has only to press Ready.
+ */
+function renderCommitment() {
+  const { room } = table;
+  const box = $("#next-commitment");
+  box.hidden = !room.next_commitment;
+  if (!room.next_commitment) {
+    box.replaceChildren();
+    return;
+  }
+  box.dataset.commitment = room.next_commitment;
+  box.title = S.commitment_help;
+  const code = el("code", "", `${room.next_commitment.slice(0, 16)}…`);
+  code.title = room.next_commitment;
+  const head = el("p", "", `${fmt(S.next_commitment, { n: room.next_hand_number })}: `);
+  head.append(code);
+  const why = el("p", "muted", `${S.commitment_line} `);
+  const more = el("a", "", S.fair_link);
+  more.href = "/fair/";
+  why.append(more);
+  box.replaceChildren(head, why);
 }
 
 /** The room's "Hands" menu: a finished hand's replay link, newest first. */

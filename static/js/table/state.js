@@ -24,6 +24,8 @@ export const table = {
   lastDiscard: null, // {seat, n}: the latest discard, for the marker (from the events)
   skipped: null, // version whose own-turn kong/win offer was waved away ("Skip")
   clockSkew: 0, // server time minus ours, from the last state: countdowns use the server's clock
+  playedFor: [], // the server's PlayedFor events shown in the notice, until we move
+  playedSeen: new Set(), // "hand:seq" of every PlayedFor event noted, so none comes back
 };
 
 export const prefs = loadPrefs(); // the table options kept in this browser

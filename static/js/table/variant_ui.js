@@ -14,15 +14,13 @@ const setupOfAction = (type) => V.setup.find((s) => s.action === type) || null;
 
 // ---- what the server may do for a seat whose clock ran out ------------------------------
 
-export const SETUP_TIMEOUT_MOVES = V.setup.filter((s) => s.timeout).map((s) => s.timeout.event);
-
-/** The words for a setup move the server made for this seat, or null. */
-export function setupMoveText(e) {
-  const s = V.setup.find((x) => x.timeout && x.timeout.event === e.type);
-  if (!s) return null;
+/** The words for a setup move the server made for this seat (its action), or null. */
+export function setupActionText(a) {
+  const s = setupOfAction(a.type);
+  if (!s || !s.timeout) return null;
   const args = {};
-  if (s.choose && e[s.choose.field]) {
-    args[s.choose.field] = named(s.choose.values[e[s.choose.field]].name);
+  if (s.choose && a[s.choose.field]) {
+    args[s.choose.field] = named(s.choose.values[a[s.choose.field]].name);
   }
   return fmt(named(s.timeout.text), args);
 }

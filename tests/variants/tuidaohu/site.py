@@ -25,7 +25,6 @@ TABLE_UI = {
             "waiting": t("等待其他玩家选幸运花色", "Waiting for the others' lucky suits"),
             "tap": t("请先选幸运花色（上方按钮）。", "First choose your lucky suit (above)."),
             "timeout": {
-                "event": "LuckySuitChosen",
                 "text": t("超时：已替你选%(suit)s。", "Time ran out: %(suit)s was chosen for you."),
             },
         }

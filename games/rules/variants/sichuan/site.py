@@ -35,7 +35,6 @@ TABLE_UI = {
                 "Three tiles are picked: tap one to put it back first.",
             ),
             "timeout": {
-                "event": "TilesChosen",
                 "text": t(
                     "超时：已替你换出三张牌。", "Time ran out: three tiles were passed on for you."
                 ),
@@ -54,7 +53,6 @@ TABLE_UI = {
                 "First choose the suit you will give up (the buttons above).",
             ),
             "timeout": {
-                "event": "SuitChosen",
                 "text": t(
                     "超时：已替你定缺%(suit)s。",
                     "Time ran out: %(suit)s was chosen as your missing suit.",
