@@ -1,4 +1,4 @@
-"""The socket server's entry point: Daphne's command line, after one tuning step.
+"""The socket server's entry point: Daphne's command line, after two tuning steps.
 
     python -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application
 
@@ -16,6 +16,10 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # No health check (``SELECT 1``) before a connection's first query after each call:
+    # every database call of the server runs again on a new connection when its
+    # connection died (``games.table.consumers._db``; the sweeper retries its sweep).
+    os.environ.setdefault("DB_CONN_HEALTH_CHECKS", "0")
     from daphne.cli import CommandLineInterface
 
     import config.asgi  # noqa: F401 - loaded before the freeze

@@ -131,7 +131,9 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Persistent connections: a table action should not pay for a new connection.
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        # Off in the socket server (``config.serve``): its calls retry on a dead
+        # connection themselves, and a ``SELECT 1`` before each would cost every move.
+        conn_health_checks=os.environ.get("DB_CONN_HEALTH_CHECKS", "1") == "1",
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.contrib import auth
 from django.db import DatabaseError
 
-from games.table.errors import ServiceError
+from config.refusals import ServiceError
 from ranked import services
 
 log = logging.getLogger(__name__)

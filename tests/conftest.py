@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import caches
-from hypothesis import settings as hypothesis_settings
 from django.urls import reverse
+from hypothesis import settings as hypothesis_settings
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "test-output"
 INTEGRATION_DIR = Path(__file__).resolve().parent / "integration"

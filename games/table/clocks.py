@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 
 from games.models import Hand, Room, Seat
-from games.rules import awaited, legal_actions, window_closable
+from games.rules import apply, awaited, legal_actions, window_closable
 from games.rules import tiles as T
 from games.rules.bots import choose_action
 from games.table.selectors import fresh_users
@@ -67,14 +67,24 @@ def seat_delay(room: Room, seat: Seat, state, present: set[int]) -> float | None
     return delay
 
 
-def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetime) -> None:
+def set_deadlines(
+    room: Room,
+    hand: Hand,
+    state,
+    seats: list[Seat],
+    now: datetime,
+    *,
+    fresh: set[int] | None = None,
+) -> None:
     """Each awaited seat's clock for the decision point ``state`` is at; ``since`` is
     the version the table came to this decision point at (``same_decision``).
 
     A private claim window (``games.rules.window_closable``) also gets ``close``: when
     the server closes it, ``settings.GAME_CLAIM_WINDOW`` after it opened, whether anybody
     could claim or not.  It is the window's public clock; the seats with an option keep
-    their own, and while one of them decides the window waits for it."""
+    their own, and while one of them decides the window waits for it.  ``fresh``: the
+    users with a fresh socket in the room, if the caller read them (None: read here if
+    needed)."""
     key = decision_key(state)
     same = hand.deadlines.get("key") == key
     old = hand.deadlines.get("seats", {}) if same else {}
@@ -83,7 +93,10 @@ def set_deadlines(room: Room, hand: Hand, state, seats: list[Seat], now: datetim
     # Presence only matters to a person's clock at a table without timers: spare every
     # other decision (a claim window nobody can answer, bots to move) the query.
     people = any(not seats[k].bot_controlled for k in waiting)
-    users = fresh_users(room.pk, now) if people and untimed(room) else frozenset()
+    if not (people and untimed(room)):
+        users = frozenset()
+    else:
+        users = fresh if fresh is not None else fresh_users(room.pk, now)
     present = {s.index for s in seats if s.user_id in users and not s.left}
     per_seat = {}
     for seat in waiting:
@@ -113,6 +126,16 @@ def close_due(hand: Hand, state, now: datetime) -> bool:
     """Whether the server closes ``state``'s claim window now (``set_deadlines``)."""
     close = hand.deadlines.get("close")
     return window_closable(state) and close is not None and datetime.fromisoformat(close) <= now
+
+
+def closing(hand: Hand, state, now: datetime) -> list:
+    """The server's close of ``state``'s claim window as a step for ``hand_save_steps``, if it is
+    due now: an answer that leaves nobody deciding after the window's time closes it in
+    its own transaction, as the sweeper would a moment later.  [] otherwise."""
+    if not close_due(hand, state, now):
+        return []
+    closer = state.claim["from"]
+    return [(closer, {"type": "close"}, "server", *apply(state, closer, {"type": "close"}))]
 
 
 def timeout_action(state, seat: int) -> dict:

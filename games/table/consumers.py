@@ -26,6 +26,7 @@ import time
 from types import SimpleNamespace
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib import auth
@@ -136,7 +137,7 @@ def _enter(room_id, session, channel: str):
             limits.check_sockets(user)  # one too many is refused (raised to ``connect``)
             _mark_presence(room_id, user, channel, True, seated=seat is not None)
     except services.ServiceError as e:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        sweeper.LIVE_CHANNELS.pop(channel, None)
         if e.code == "too_many_sockets":
             raise
         return user, None, None, 0, None  # the room went away meanwhile
@@ -151,9 +152,9 @@ def _mark_presence(room_id, user, channel: str, present: bool, *, seated: bool) 
     from games.table import sweeper
 
     if present:
-        sweeper.LIVE_CHANNELS.add(channel)  # this process vouches for it until it closes
-    else:
-        sweeper.LIVE_CHANNELS.discard(channel)
+        # This process vouches for it until the socket closes (``disconnect``: not here,
+        # where a socket changing from a seat to watching would drop out in between).
+        sweeper.LIVE_CHANNELS[channel] = room_id
     service = presence.seat_presence if seated else presence.watch_presence
     service(room_id=room_id, user=user, channel=channel, present=present)
 
@@ -227,6 +228,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Disconnected:
             log.debug("frame for a closed socket dropped (room %s)", self.room_id)
 
+    async def dispatch(self, message):
+        """Channels' ``dispatch`` without its per-message ``close_old_connections``, a
+        hop to a worker thread for every frame in and every group message out (four a
+        move at a table): this consumer touches the database only through ``_db``
+        (``database_sync_to_async``), which closes old connections on its own thread
+        around each call, so the hop guards nothing here."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         from games.table.sweeper import ensure_sweeper
 
@@ -286,6 +298,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         ensure_sweeper()
 
     async def disconnect(self, code):
+        from games.table.sweeper import LIVE_CHANNELS
+
         if self.releaser is not None:
             self.releaser.cancel()
             self.releaser = None
@@ -295,10 +309,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
-        if self.room_id is not None:
-            room_id, seated = self.room_id, self.seat is not None
-            self.room_id = self.seat = None
-            await _presence(room_id, self.user, self.channel_name, False, seated=seated)
+        try:
+            if self.room_id is not None:
+                room_id, seated = self.room_id, self.seat is not None
+                self.room_id = self.seat = None
+                await _presence(room_id, self.user, self.channel_name, False, seated=seated)
+        finally:
+            LIVE_CHANNELS.pop(self.channel_name, None)
 
     # --- seat and groups ---------------------------------------------------------
     async def _take_seat(self, seat: int | None) -> None:

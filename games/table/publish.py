@@ -85,12 +85,20 @@ def hand_changed_on_commit(
     ``private_to`` (one entry a step): the seat a step is news to alone (an answer that
     left a claim window open), None for a step everyone is told of.  Nobody else gets a
     frame for it, so a table where somebody could claim sends the others the same frames
-    as one where nobody could: the last step they are told of carries the clocks."""
+    as one where nobody could: the last step they are told of carries the clocks.  A
+    private step that a step everyone is told of follows in the same batch (an answer
+    that let its window close at once) has no frame of its own: its events, its seat's
+    alone (``only``), go with that step's frame, so a socket sees each version once."""
     frames = []
     only = private_to or [None] * len(steps)
     last = len(steps) - 1
     last_public = max((i for i, seat in enumerate(only) if seat is None), default=-1)
+    carried: list = []
     for i, (state, events) in enumerate(steps):
+        if only[i] is not None and i < last_public:
+            carried += events
+            continue
+        events, carried = carried + events, []
         deadlines = hand.deadlines if i in (last, last_public) else {}
         key = [hand.number, state.public_version, 0]
         if only[i] is not None:

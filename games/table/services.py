@@ -14,19 +14,17 @@ functions.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs import selectors as club_selectors
 from clubs.services import check_spectator_delay, check_timer, room_rules
 from config.refusals import ServiceError
-from games.models import Hand, HandAction, Presence, Room, Seat, new_server_seed
+from games.models import Hand, Presence, Room, Seat, new_server_seed
 from games.rules import (
     DealSeeds,
     HandState,
@@ -42,9 +40,9 @@ from games.rules import (
     new_match,
 )
 from games.rules.rng import CLIENT_SEED_BYTES, is_client_seed
-from games.table import finisher, holds, limits, publish
-from games.table.bot_accounts import BOT_DISPLAY, BOT_NAMES
-from games.table.clocks import same_decision, set_deadlines
+from games.table import finisher, holds, limits, publish, store
+from games.table.bot_accounts import BOT_NAMES, bot_user
+from games.table.clocks import closing, same_decision, set_deadlines, untimed
 from games.table.messages import step_events
 from games.table.selectors import (
     match_score,
@@ -53,27 +51,8 @@ from games.table.selectors import (
     seats_with_users,
 )
 
-User = get_user_model()
-log = logging.getLogger(__name__)
-
-
 # --------------------------------------------------------------------------
 # Rooms
-
-
-def bot_user(n: int):
-    """The shared bot account ``n``.  Sign-up cannot take a bot's name, but an account
-    made before that rule (or by an admin) may hold it: then the bot uses another name
-    rather than failing every room that wants it."""
-    for suffix in ("", *(f"-{k}" for k in range(2, 10))):
-        user, _ = User.objects.get_or_create(
-            username=BOT_NAMES[n] + suffix,
-            defaults={"is_bot": True, "display_name": BOT_DISPLAY[n], "email": ""},
-        )
-        if user.is_bot:
-            return user
-        log.warning("the bot name %s is held by a person's account", user.username)
-    raise ServiceError("busy", "no bot account is available", 503)  # pragma: no cover
 
 
 def _check_timer(value, *, private: bool, name: str):
@@ -508,11 +487,13 @@ def hand_act(*, room_id, user, version, action) -> int:
 
     The one write path of a move: lock the room, read its playing hand (current: read
     under the lock), apply the engine, then ``hand_save_steps``."""
-    room = room_lock(room_id)
-    hand = hand_in_play(room)
+    room = store.lock_room(room_id)
+    if room is None:
+        raise ServiceError("no_room", "no such room", 404)
+    # Who is connected decides a clock only at a table without timers.
+    hand, seats, fresh = store.read_table(room, presence=untimed(room))
     if hand is None:
         raise ServiceError("no_hand", "no hand is being played in this room", 409)
-    seats = seats_with_users(room.pk)
     seat = next((s for s in seats if s.user_id == user.pk and not s.left), None)
     if seat is None:
         raise ServiceError("not_seated", "you are not seated in this room", 403)
@@ -541,19 +522,22 @@ def hand_act(*, room_id, user, version, action) -> int:
         if version != hand.version:  # e.g. this seat has answered since: the table moved on
             raise stale()
         raise ServiceError(out.code, out.reason, 409)
-    hand_save_steps(room, hand, [(seat.index, action, "player", *out)], seats)
+    now = timezone.now()
+    steps = [(seat.index, action, "player", *out), *closing(hand, out[0], now)]
+    hand_save_steps(room, hand, steps, seats, now, fresh=fresh)
     return hand.version
 
 
 def hand_save_steps(
-    room: Room, hand: Hand, steps, seats: list[Seat], now: datetime | None = None
+    room: Room, hand: Hand, steps, seats: list[Seat], now=None, *, fresh=None
 ) -> None:
     """Save the snapshot and append accepted actions to the log, in this transaction
     (the room locked), and publish each seat's view on commit.
 
     ``steps`` is a list of ``(seat, action, source, new_state, events)``; ``now`` is the
     clock the actions were decided on (a deadline sweep's).  At the hand's end the room
-    moves on in the same transaction (``finisher.hand_ended``)."""
+    moves on in the same transaction (``finisher.hand_ended``).  ``fresh``: the users
+    connected there, if the caller read them under the lock (``clocks.set_deadlines``)."""
     now = now or timezone.now()
     state = steps[-1][3]
     hand.state = state.to_json()
@@ -565,20 +549,14 @@ def hand_save_steps(
         private_to.append(seat if st.public_version == shown else None)
         shown = st.public_version
     hand.version = state.public_version
-    fields = ["state", "version", "deadlines", "deadline_at"]
     if state.phase == "ended":
         hand.status = Hand.Status.ENDED
         hand.result = state.result
         hand.ended_at = now
         hand.deadlines, hand.deadline_at = {}, None
-        fields += ["status", "result", "ended_at"]
     else:
-        set_deadlines(room, hand, state, seats, now)
-    hand.save(update_fields=fields)
-    HandAction.objects.bulk_create(
-        HandAction(hand=hand, seq=st.version, seat=seat, action=action, source=source)
-        for seat, action, source, st, _ in steps
-    )
+        set_deadlines(room, hand, state, seats, now, fresh=fresh)
+    store.save_move(hand, [(st.version, seat, act, source) for seat, act, source, st, _ in steps])
     if state.phase == "ended":
         finisher.hand_ended(room, hand, state, seats, now)
     publish.hand_changed_on_commit(

@@ -5,8 +5,8 @@ settlement task has stored, rated and announced it and set ``Hand.settled_at``.
 The task is sent after the commit (``finisher.announce_ended``), but a send can
 fail (the broker down) and a sent task can be lost (its worker killed, the broker
 restarted), so every sweeper (``games.table.sweeper.sweep_once``) sends it again for each
-hand still owed one a few seconds after its end.  The task is idempotent, so a hand
-sent twice is settled and rated once.
+hand still owed one a few seconds after its end, once the queue in front of it is
+empty.  The task is idempotent, so a hand sent twice is settled and rated once.
 """
 
 from __future__ import annotations
@@ -77,7 +77,14 @@ def settlement_resend_due() -> int:
 
 def settlements_resend() -> int:
     """Send the settlement task again for every hand still owed one; returns how many
-    were sent (none more once the broker refuses one: they wait for the next time)."""
+    were sent (none more once the broker refuses one: they wait for the next time).
+
+    Only while the task queue is empty: with tasks waiting, the worker is behind and the
+    hands owed are in the queue still (a burst of hand ends); sending them again would
+    only queue duplicates behind them and back the queue up further.  A task really
+    lost (never queued, the broker restarted) is sent once the queue has drained."""
+    if _waiting() > 0:
+        return 0
     owed = unsettled_hands()
     for sent, hand_id in enumerate(owed):
         if not settlement_send(hand_id):
@@ -85,6 +92,22 @@ def settlements_resend() -> int:
     if owed:
         log.info("sent the settlement of %d hands again: %s", len(owed), owed[:10])
     return len(owed)
+
+
+def _waiting() -> int:
+    """Tasks waiting in the settlement task's queue (0: none, or the broker cannot say:
+    then the resend is tried and fails as a send would)."""
+    app = current_app
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1)
+            declared = conn.default_channel.queue_declare(
+                queue=app.conf.task_default_queue, passive=True
+            )
+    except Exception as e:  # the broker's and the transport's own errors differ
+        log.debug("settlement queue length unknown (%s)", e)
+        return 0
+    return declared.message_count
 
 
 def _resend_turn(period: float) -> bool:

@@ -1,9 +1,11 @@
 """The deadline sweeper: fires due decisions (timers, bots) and between-hand starts,
 and keeps this process's sockets' presence fresh (expiring that of dead servers).
 
-Every server process runs one (started by the first socket that connects);
-they may all fire the same deadline at once, and the room lock plus the
-re-read in ``timers.hand_fire_deadline`` make exactly one of them act.
+Every server process runs one (started by the first socket that connects).  Each
+fires the deadlines of the rooms it has sockets in as they fall due, and the others'
+only once they are overdue (``timers.OTHERS_GRACE``: a room whose server died, or one
+nobody is connected to), so processes do not race for every deadline; when they do,
+the room lock plus the re-read in ``timers.hand_fire_deadline`` make exactly one act.
 Dissolve votes whose time is up are decided here too (``games.table.votes``).
 ``manage.py run_sweeper`` runs the same loop as a process of its own.  Each sweep
 also sends again the settlement of every hand still owed one (``games.table.settling``).
@@ -25,10 +27,10 @@ from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
-# The channel names of this process's open table sockets (players and spectators):
-# presence it vouches for.
+# The channel names of this process's open table sockets (players and spectators), each
+# with its room: presence it vouches for, and the rooms whose deadlines it fires first.
 # (Process-local by nature: these sockets live here; the database holds the rows.)
-LIVE_CHANNELS: set[str] = set()
+LIVE_CHANNELS: dict[str, int] = {}
 _last_beat = 0.0
 # Seconds between two sweeps: a bot's or a timeout's move is at most this late.
 SWEEP_INTERVAL = 0.25
@@ -50,9 +52,9 @@ def sweep_once() -> int:
     now = time.monotonic()
     if now - _last_beat >= settings.GAME_PRESENCE_TTL / 3:
         _last_beat = now
-        presence_heartbeat(LIVE_CHANNELS)
+        presence_heartbeat(list(LIVE_CHANNELS))
         presence_expire()
-    taken = deadlines_fire_due()
+    taken = deadlines_fire_due(mine=set(LIVE_CHANNELS.values()))
     votes_fire_due()
     settlement_resend_due()
     swept.send(sender=sweep_once)

@@ -6,7 +6,7 @@ the room lock and a re-read make exactly one of them act."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,23 +14,32 @@ from django.utils import timezone
 from games.models import Hand, Room
 from games.rules import HandState, Rejection, apply, awaited
 from games.rules.bots import choose_action
-from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action
-from games.table.selectors import seats_with_users
+from games.table import store
+from games.table.clocks import bot_level, close_due, set_deadlines, timeout_action, untimed
 from games.table.services import hand_save_steps, hand_start_next, room_lock
 
 log = logging.getLogger(__name__)
 
 MAX_FIRE_STEPS = 400  # actions one deadline sweep may take at a table (a loop guard)
+# Seconds past due after which a process fires a deadline of a room it has no socket in
+# (the room's own process fires it first, unless it died or nobody is connected).
+OTHERS_GRACE = 1.0
 
 
-def deadlines_fire_due(now: datetime | None = None) -> int:
+def deadlines_fire_due(now: datetime | None = None, *, mine: set[int] | None = None) -> int:
     """Fire every deadline that has passed (any process may call this at any time).
+    ``mine``: the rooms this process has sockets in, whose deadlines it fires as they
+    fall due; another room's only once it is ``OTHERS_GRACE`` overdue (None: every
+    room's at once).
 
     Returns how many actions were taken."""
     now = now or timezone.now()
     taken = 0
+    overdue = now - timedelta(seconds=OTHERS_GRACE)
     due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline_at__lte=now)
-    for room_id, hand_id in due.values_list("room_id", "pk"):
+    for room_id, hand_id, at in due.values_list("room_id", "pk", "deadline_at"):
+        if mine is not None and room_id not in mine and at > overdue:
+            continue
         # One table's failure must not starve the others (its transaction rolled back;
         # the next sweep tries it again).
         try:
@@ -38,7 +47,9 @@ def deadlines_fire_due(now: datetime | None = None) -> int:
         except Exception:
             log.exception("firing the deadline of hand %s failed", hand_id)
     rooms = Room.objects.exclude(status=Room.Status.FINISHED).filter(next_hand_at__lte=now)
-    for room_id in rooms.values_list("pk", flat=True):
+    for room_id, at in rooms.values_list("pk", "next_hand_at"):
+        if mine is not None and room_id not in mine and at > overdue:
+            continue
         try:
             room_next_hand(room_id, now)
         except Exception:
@@ -58,15 +69,13 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
     does the work and the rest find it done; a deadline passed by and still due is
     met by the next sweep."""
     now = now or timezone.now()
-    try:
-        room = Room.objects.select_for_update(skip_locked=True).get(pk=room_id)
-        hand = Hand.objects.get(
-            pk=hand_id, room=room, status=Hand.Status.PLAYING, deadline_at__lte=now
-        )
-    except (Room.DoesNotExist, Hand.DoesNotExist):
+    room = store.lock_room(room_id, skip_locked=True)
+    if room is None:
+        return 0
+    hand, seats, fresh = store.read_table(room, presence=untimed(room), now=now)
+    if hand is None or hand.pk != hand_id or hand.deadline_at is None or hand.deadline_at > now:
         return 0
     state = HandState.from_json(hand.state)
-    seats = seats_with_users(room.pk)
     steps = []
     while len(steps) < MAX_FIRE_STEPS and state.phase != "ended":
         waiting = awaited(state)
@@ -95,10 +104,10 @@ def hand_fire_deadline(room_id, hand_id, now: datetime | None = None) -> int:
         if state.phase != "ended":
             # Seats newly awaited get a fresh clock; only bots with no delay act
             # again within this sweep.
-            set_deadlines(room, hand, state, seats, now)
+            set_deadlines(room, hand, state, seats, now, fresh=fresh)
     if not steps:
         return 0
-    hand_save_steps(room, hand, steps, seats, now)
+    hand_save_steps(room, hand, steps, seats, now, fresh=fresh)
     return len(steps)
 
 

@@ -114,6 +114,25 @@ def _measure(servers, clients, seconds: float) -> tuple[list, float, float]:
     return run["latencies"], run["cpu"], run["wall"]
 
 
+def fan_out(servers, ports, groups: int, seconds: float, view_bytes: int):
+    """The stock fan-out on running ``servers``: ``groups`` groups of four clients, each
+    group's clients taking turns to send one frame that all four receive (the table
+    benchmark's peer, ``bench_tables.py``).  (the latencies, the Daphne processes' CPU
+    seconds, the wall seconds)."""
+    texts = _views(view_bytes)
+    clients = [_fan(ports, t, texts) for t in range(groups)]
+    return _measure(servers, clients, seconds)
+
+
+def _views(view_bytes: int) -> list[str]:
+    view = "x" * view_bytes
+    return [json.dumps({"t": "state", "seat": seat, "pad": view}) for seat in range(4)]
+
+
+def _fan(ports, t: int, texts):
+    return lambda run: _fan_table(ports[t % len(ports)], f"b{t}", texts, run)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=250)
@@ -132,12 +151,8 @@ def main() -> int:
         DaphneServer(free_port(), env, tables.OUT / f"daphne-fanout-{k}.log", app=tables.ECHO_APP)
         for k in range(args.servers)
     ]
-    view = "x" * args.view_bytes
-    texts = [json.dumps({"t": "state", "seat": seat, "pad": view}) for seat in range(4)]
+    texts = _views(args.view_bytes)
     ports: list[int] = []
-
-    def fan(t):
-        return lambda run: _fan_table(ports[t % len(ports)], f"b{t}", texts, run)
 
     def echo(k):
         return lambda run: _echo_client(ports[k % len(ports)], texts[0], run)
@@ -149,7 +164,7 @@ def main() -> int:
         rows = [
             (
                 "fan-out: 1 frame in, 4 out",
-                _measure(servers, [fan(t) for t in range(args.tables)], args.seconds),
+                fan_out(servers, ports, args.tables, args.seconds, args.view_bytes),
             ),
             (
                 "echo: 1 frame in, 1 out",

@@ -142,7 +142,10 @@ def _played(make_user, tag: str, fan_name: str, *, pung: bool, at):
 
 def test_spectators_and_seats_without_options_see_the_same_frames_either_way(make_user, settings):
     settings.GAME_CLAIM_WINDOW = 1.0
-    at = timezone.now() + timedelta(seconds=2)  # the same moment for both discards
+    # The same moment for both discards, far enough ahead that the window is still open
+    # when the pass is sent however slow the machine (a pass after the window's time
+    # would close it at once).
+    at = timezone.now() + timedelta(minutes=5)
     pung = _played(make_user, "p", "pfan", pung=True, at=at)
     nobody = _played(make_user, "n", "nfan", pung=False, at=at)
     for frames_pung, frames_nobody in zip(pung, nobody, strict=True):
@@ -153,3 +156,69 @@ def test_spectators_and_seats_without_options_see_the_same_frames_either_way(mak
     assert discard["d"]["phase"] == "claim" and discard["d"]["legal"] == []
     assert discard["d"]["turn_deadline"] == (at + timedelta(seconds=1)).isoformat()
     assert close["v"] == discard["v"] + 1 and close["d"]["phase"] == "play"
+
+
+def test_the_last_answer_closes_a_window_whose_time_is_over(make_user, settings):
+    """An answer that leaves nobody to decide, after the window's time is over, closes
+    it in its own transaction, as the next sweep would have: the log and the table are
+    the same as if the sweeper had closed it."""
+    settings.GAME_CLAIM_WINDOW = 1.0
+    at = timezone.now() - timedelta(seconds=5)
+    room, users, hand = _table(make_user, "c")
+    dealer, across, tile = _rig(hand, pung=True, at=at)
+    assert timers.deadlines_fire_due(at) == 1  # the discard opens the window, due at + 1 s
+    hand.refresh_from_db()
+    assert HandState.from_json(hand.state).phase == "claim"
+    services.hand_act(
+        room_id=room.pk, user=users[across], version=hand.version, action={"type": "pass"}
+    )
+    log = list(HandAction.objects.filter(hand=hand).values_list("source", "action"))
+    assert log == [
+        ("bot", {"type": "discard", "tile": tile}),
+        ("player", {"type": "pass"}),
+        ("server", {"type": "close"}),
+    ]
+    hand.refresh_from_db()
+    state = HandState.from_json(hand.state)
+    assert state.phase == "play" and state.turn == (dealer + 1) % 4
+    assert timers.deadlines_fire_due(timezone.now()) == 0  # nothing left for the sweeper
+    # The next decision has its clock, and the sweeper meets it.
+    nxt = str(state.turn)
+    assert list(hand.deadlines["seats"]) == [nxt] and "close" not in hand.deadlines
+    assert hand.deadline_at.isoformat() == hand.deadlines["seats"][nxt]
+    assert timers.deadlines_fire_due(hand.deadline_at) == 1
+    assert HandAction.objects.filter(hand=hand).last().source == "timeout"
+
+
+def test_an_answer_that_closes_its_window_comes_back_as_one_frame_a_version(make_user, settings):
+    """The answerer of a window that closes in its answer's transaction hears of both in
+    one state frame, one version on from the window's, with its own answer's event: a
+    frame of its own on the window's version as well would show that version twice."""
+    settings.GAME_CLAIM_WINDOW = 1.0
+    at = timezone.now() - timedelta(seconds=5)
+    room, users, hand = _table(make_user, "f")
+    dealer, across, tile = _rig(hand, pung=True, at=at)
+    cookie = cookie_for(users[across])
+
+    async def run():
+        sock = connect(room, cookie)
+        assert (await sock.connect())[0]
+        await _states(sock, 1)
+        assert await database_sync_to_async(timers.deadlines_fire_due)(at) == 1
+        window = [m for m in await _states(sock, 1) if m["t"] == "state"][-1]
+        assert window["d"]["phase"] == "claim" and {"type": "peng"} in window["d"]["legal"]
+        act = database_sync_to_async(services.hand_act)
+        v = await act(
+            room_id=room.pk, user=users[across], version=window["v"], action={"type": "pass"}
+        )
+        frames = [m for m in await _states(sock, 1) if m["t"] == "state"]
+        await sock.disconnect()
+        return window["v"], v, frames
+
+    opened, v, frames = async_to_sync(run)()
+    assert v == opened + 1
+    assert [m["v"] for m in frames] == [v]
+    (closed,) = frames
+    assert closed["d"]["phase"] == "play"
+    mine = [e for e in closed["d"]["events"] if e["type"] == "ClaimAnswered"]
+    assert mine == [{"type": "ClaimAnswered", "seat": across, "action": {"type": "pass"}}]

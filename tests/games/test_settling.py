@@ -199,3 +199,31 @@ def test_a_dead_workers_task_returns_to_the_queue_within_minutes():
     timeout = project_app.conf.broker_transport_options["visibility_timeout"]
     assert 60 <= timeout <= 900  # Redis' own default is an hour
     assert project_app.conf.task_acks_late is True
+
+
+@pytest.fixture
+def idle_broker():
+    """The project's Celery settings with an in-process broker no worker reads: a task
+    sent stays queued."""
+    app = Celery("idle-broker", set_as_current=False)
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.broker_url = "memory://"
+    app.conf.task_always_eager = False
+    app.set_current()
+    yield app
+    project_app.set_current()
+
+
+def test_owed_hands_are_not_resent_while_tasks_wait_in_the_queue(make_user, idle_broker):
+    """A burst of hand ends queues tasks faster than the worker takes them: hands still
+    owed are in the queue, and a resend would only queue duplicates behind them."""
+    settling.settlement_send(987654)  # another hand's task, waiting
+    hand = _ended_hand(make_user)
+    assert settling.unsettled_hands(older_than=0) == [hand.pk]
+    Hand.objects.filter(pk=hand.pk).update(ended_at=hand.ended_at - timedelta(minutes=1))
+    assert settling._waiting() >= 1
+    assert settling.settlements_resend() == 0
+    with idle_broker.connection_for_write() as conn:
+        conn.default_channel.queue_purge(idle_broker.conf.task_default_queue)
+    assert settling._waiting() == 0
+    assert settling.settlements_resend() == 1  # the queue drained, the hand still owed

@@ -94,6 +94,26 @@ def test_a_seat_on_tuoguan_claims_as_the_bot_would(make_user):
     assert (taken.seat, taken.action, taken.source) == (1, wanted, "bot")
 
 
+def test_a_process_fires_its_own_rooms_deadlines_first(make_user):
+    """A sweeper fires the deadlines of the rooms it has sockets in as they fall due, and
+    another room's only once that is ``OTHERS_GRACE`` overdue (its own process died, or
+    nobody is connected to it)."""
+    ann = make_user("ann")
+    room = services.room_create(owner=ann, variant="sichuan", bots=3, private=True)
+    services.room_ready(room_id=room.pk, user=ann)
+    hand = Hand.objects.get(room=room, status=Hand.Status.PLAYING)
+    due = hand.deadline_at
+    assert due is not None  # the bots' choices before play
+    assert timers.deadlines_fire_due(due, mine={room.pk + 1}) == 0
+    assert not HandAction.objects.filter(hand=hand).exists()
+    late = due + timedelta(seconds=timers.OTHERS_GRACE)
+    assert timers.deadlines_fire_due(late, mine={room.pk + 1}) > 0
+    hand.refresh_from_db()
+    assert HandAction.objects.filter(hand=hand, source="bot").exists()
+    if hand.deadline_at is not None:  # its own process does not wait
+        assert timers.deadlines_fire_due(hand.deadline_at, mine={room.pk}) > 0
+
+
 def _told(room, seat) -> list[dict]:
     """The moves a (re)connecting socket at ``seat`` is told the clock made for it."""
     envelopes = selectors.table_snapshot(room.pk, seat)
