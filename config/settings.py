@@ -395,6 +395,9 @@ RANKED_HANDS = int(os.environ.get("RANKED_HANDS", "8"))
 RANKED_ARRIVE_SECONDS = int(os.environ.get("RANKED_ARRIVE_SECONDS", "60"))
 # A queued player who neither polls nor holds the play page for this long leaves the queue.
 RANKED_QUEUE_GRACE = int(os.environ.get("RANKED_QUEUE_GRACE", "20"))
+# Play-page sockets a player may open a minute (ranked.consumers): a page reconnecting
+# after a dropped line opens a few; a loop opening hundreds is refused.
+RANKED_PLAY_CONNECTS_PER_MINUTE = int(os.environ.get("RANKED_PLAY_CONNECTS_PER_MINUTE", "30"))
 # Matching: players within this many 段位 steps meet at once; the band widens by one step
 # for every RANKED_BAND_WIDEN seconds the longest-waiting of them has waited.
 RANKED_BAND = int(os.environ.get("RANKED_BAND", "1"))

@@ -13,7 +13,13 @@ every socket of theirs sends the state at once, so each of their tabs opens the 
 
 Frames to the page: ``{"t": "queue", "d": {"variant", "waited_seconds",
 "players_queued", "room"}}`` (the REST poll's body) or ``{"t": "queue", "d": null}``
-(not queued).  From the page: ``{"t": "sync"}`` asks for the state now.
+(not queued).  From the page: ``{"t": "sync"}`` asks for the state now (at most once a
+second; more are ignored).
+
+Opening one is throttled per player (``RANKED_PLAY_CONNECTS_PER_MINUTE``, counted in the
+cache, so across processes in the services profile): a socket over it is told
+``too_many_sockets`` and closed with 4429, and the page polls meanwhile.  How many a
+player holds at once is bounded where the connections arrive (``deploy/nginx.conf``).
 """
 
 from __future__ import annotations
@@ -21,15 +27,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
+from django.core.cache import cache
 from django.db import DatabaseError
 
 from config.refusals import ServiceError
+from games.table.limits import CLOSE_TOO_MANY
 from ranked import services
 
 log = logging.getLogger(__name__)
@@ -67,6 +76,21 @@ def queue_state(user) -> dict | None:
 
 queue_seen = off_loop(services.queue_seen)
 
+SYNC_EVERY = 1.0  # seconds: the least time between two syncs a socket is answered
+
+
+@off_loop
+def connect_allowed(user_id) -> bool:
+    """Count one more play socket opened by this player this minute; False over the cap.
+    A cache that cannot count lets it through (the socket costs a read every beat)."""
+    key = f"ranked:play-connects:{user_id}:{int(time.time() // 60)}"
+    try:
+        cache.add(key, 0, 120)
+        return cache.incr(key) <= settings.RANKED_PLAY_CONNECTS_PER_MINUTE
+    except Exception:  # the cache backends' own errors differ
+        log.warning("play socket throttle unavailable", exc_info=True)
+        return True
+
 
 class PlayConsumer(AsyncWebsocketConsumer):
     async def connect(self):
@@ -81,6 +105,13 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if self.user is None:
             await self.close(code=4401)
             return
+        if not await connect_allowed(self.user.pk):
+            error = {"code": "too_many_sockets", "message": "too many play sockets opened"}
+            await self.send(json.dumps({"t": "error", "v": None, "d": error}))
+            await self.close(code=CLOSE_TOO_MANY)
+            self.user = None  # nothing to let go of at disconnect
+            return
+        self.last_sync = 0.0
         self.group = services.player_group(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.beater = asyncio.create_task(self.beat_forever())
@@ -104,7 +135,9 @@ class PlayConsumer(AsyncWebsocketConsumer):
             sync = json.loads(text_data or "").get("t") == "sync"
         except (ValueError, AttributeError):
             sync = False
-        if sync:
+        now = time.monotonic()
+        if sync and now - self.last_sync >= SYNC_EVERY:
+            self.last_sync = now
             await self.send_state()
 
     async def queue_changed(self, event):

@@ -145,3 +145,52 @@ def test_a_closed_socket_of_a_seated_player_leaves_the_seating_alone(four):
     match.refresh_from_db()
     assert match.status == RankedMatch.Status.WAITING
     assert QueueEntry.objects.get(user=four[0]).room_id == match.room_id
+
+
+def test_opening_play_sockets_is_throttled_per_player(four, settings):
+    settings.RANKED_PLAY_CONNECTS_PER_MINUTE = 2
+    cookie, other_cookie = session_cookie(four[0]), session_cookie(four[1])
+
+    async def run():
+        opened = []
+        for _ in range(2):
+            comm = socket_for(cookie)
+            connected, _ = await comm.connect()
+            assert connected
+            assert (await next_queue(comm)) is None  # not queued: a live socket all the same
+            opened.append(comm)
+        third = socket_for(cookie)
+        await third.connect()
+        refusal = await third.receive_json_from(timeout=5)
+        closed = await third.receive_output(timeout=5)
+        # Another player is not counted against this one.
+        other = socket_for(other_cookie)
+        other_ok, _ = await other.connect()
+        for comm in [*opened, other]:
+            await comm.disconnect()
+        return refusal, closed, other_ok
+
+    refusal, closed, other_ok = async_to_sync(run)()
+    assert refusal["t"] == "error" and refusal["d"]["code"] == "too_many_sockets"
+    assert closed == {"type": "websocket.close", "code": 4429}
+    assert other_ok
+
+
+def test_syncs_faster_than_one_a_second_are_not_answered(four, settings):
+    settings.RANKED_QUEUE_GRACE = 120  # no beat (every 30 s) while this runs
+    cookie = session_cookie(four[0])
+
+    async def run():
+        comm = socket_for(cookie)
+        await comm.connect()
+        await next_queue(comm)  # the first state, sent on connect
+        for _ in range(20):
+            await comm.send_json_to({"t": "sync"})
+        answered = 0
+        while not await comm.receive_nothing(timeout=0.5):
+            await next_queue(comm)
+            answered += 1
+        await comm.disconnect()
+        return answered
+
+    assert async_to_sync(run)() <= 1
