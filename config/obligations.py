@@ -62,7 +62,14 @@ def send_on_commit(ob: Obligation, row_id: int) -> None:
 
 def resend(ob: Obligation) -> int:
     """Send the task again for every row owed it a period or more; returns how many were
-    sent (none more once the broker refuses one: they wait for the next time)."""
+    sent (none more once the broker refuses one: they wait for the next time).
+
+    Only while the task queue is empty: with tasks waiting, the worker is behind and the
+    rows owed are in the queue still (a burst of hand ends); sending them again would
+    only queue duplicates behind them and back the queue up further.  A task really
+    lost (never queued, the broker restarted) is sent once the queue has drained."""
+    if queue_waiting() > 0:
+        return 0
     owed = ob.owed(ob.period())
     done = []
     for row_id in owed:
@@ -74,6 +81,22 @@ def resend(ob: Obligation) -> int:
             ob.sent(done)
         log.info("sent the %s of %d rows again: %s", ob.name, len(done), done[:10])
     return len(done)
+
+
+def queue_waiting() -> int:
+    """Tasks waiting in the default task queue (0: none, or the broker cannot say: then
+    the resend is tried and fails as a send would)."""
+    app = current_app
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1)
+            declared = conn.default_channel.queue_declare(
+                queue=app.conf.task_default_queue, passive=True
+            )
+    except Exception as e:  # the broker's and the transport's own errors differ
+        log.debug("task queue length unknown (%s)", e)
+        return 0
+    return declared.message_count
 
 
 def resend_due(ob: Obligation) -> int:
