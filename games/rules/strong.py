@@ -40,7 +40,6 @@ wait that reaches ``min_tai``), it is followed unless the bot is folding.
 
 from __future__ import annotations
 
-from . import analysis
 from . import tiles as T
 from .engine import legal_actions
 from .heuristics import counts_shanten, isolation, shape_counts
@@ -164,10 +163,12 @@ def _wait_for_self_draw(table: Table) -> bool:
     hand = m.hands[seat]
     c, w = shape_counts(m, seat, hand)
     seven = table.seven and not m.melds[seat]
-    waits = analysis.waits(list(c), w, seven_pairs=seven)
-    live = table.wild_unseen + sum(table.unseen_by_kind[k] for k in waits)
+    wins = table.ready_wins(hand, m.melds[seat], c, w, seven)
+    if wins is None:
+        return False
+    live, self_drawn = wins  # a self-draw may score more (Guangzhou's 自摸 fan)
     chance = reach(0, live / table.unseen_total, table.draws_left)
-    return chance * payers * now > _SELF_DRAW_MARGIN * now
+    return chance * payers * self_drawn > _SELF_DRAW_MARGIN * now
 
 
 def _claim(table: Table, legal: list[dict], types: set[str]) -> dict:
