@@ -22,11 +22,12 @@ A decision compares expected values in points:
   (lower for tiles that seat threw, for terminals and honours, for kinds mostly seen,
   nil for a suit it cannot win with) times what a win costs.  When the hand is far
   from winning the danger outweighs the small chance of winning, so it folds (not in
-  Sichuan, where a hand not ready at the end pays 查大叫);
+  Sichuan, where a hand not ready at the end pays 查大叫, nor in Guangzhou, where a
+  deal-in pays one V and a self-draw collects from all three);
 * **claims** — a pung or chow is taken when it brings the hand a step closer and the
   best discard after it is worth about as much as waiting; a kong when it costs no
-  step; a win on a discard is passed only for a likelier and larger self-draw (every
-  other player pays it) with the wall still long;
+  step; a win on a discard is passed only for a likely self-draw (every other player
+  pays it, at its own score) with the wall still long;
 * **setup** — 换三张 gives the weakest suit's loneliest tiles, 定缺 drops the weakest
   suit (fewest tiles, then fewest pairs and neighbours).
 
