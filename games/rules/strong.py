@@ -22,11 +22,12 @@ A decision compares expected values in points:
   (lower for tiles that seat threw, for terminals and honours, for kinds mostly seen,
   nil for a suit it cannot win with) times what a win costs.  When the hand is far
   from winning the danger outweighs the small chance of winning, so it folds (not in
-  Sichuan, where a hand not ready at the end pays 查大叫);
+  Sichuan, where a hand not ready at the end pays 查大叫, nor in Guangzhou, where a
+  deal-in pays one V and a self-draw collects from all three);
 * **claims** — a pung or chow is taken when it brings the hand a step closer and the
   best discard after it is worth about as much as waiting; a kong when it costs no
-  step; a win on a discard is passed only for a likelier and larger self-draw (every
-  other player pays it) with the wall still long;
+  step; a win on a discard is passed only for a likely self-draw (every other player
+  pays it, at its own score) with the wall still long;
 * **setup** — 换三张 gives the weakest suit's loneliest tiles, 定缺 drops the weakest
   suit (fewest tiles, then fewest pairs and neighbours).
 
@@ -40,7 +41,6 @@ wait that reaches ``min_tai``), it is followed unless the bot is folding.
 
 from __future__ import annotations
 
-from . import analysis
 from . import tiles as T
 from .engine import legal_actions
 from .heuristics import counts_shanten, isolation, shape_counts
@@ -164,10 +164,12 @@ def _wait_for_self_draw(table: Table) -> bool:
     hand = m.hands[seat]
     c, w = shape_counts(m, seat, hand)
     seven = table.seven and not m.melds[seat]
-    waits = analysis.waits(list(c), w, seven_pairs=seven)
-    live = table.wild_unseen + sum(table.unseen_by_kind[k] for k in waits)
+    wins = table.ready_wins(hand, m.melds[seat], c, w, seven)
+    if wins is None:
+        return False
+    live, self_drawn = wins  # a self-draw may score more (Guangzhou's 自摸 fan)
     chance = reach(0, live / table.unseen_total, table.draws_left)
-    return chance * payers * now > _SELF_DRAW_MARGIN * now
+    return chance * payers * self_drawn > _SELF_DRAW_MARGIN * now
 
 
 def _claim(table: Table, legal: list[dict], types: set[str]) -> dict:

@@ -295,6 +295,19 @@ class Table:
 
     def _ready_value(self, hand, melds, c, wilds, seven) -> float | None:
         """Expected points of a ready hand: its winning draws, valued exactly."""
+        wins = self.ready_wins(hand, melds, c, wilds, seven)
+        if wins is None:
+            return None
+        live, mean = wins
+        if live <= 0:
+            return 0.0
+        q = live / self.unseen_total
+        return reach(0, q, self.draws_left, 1.0, self.claim_factor) * mean * _GAIN
+
+    def ready_wins(self, hand, melds, c, wilds, seven) -> tuple[float, float] | None:
+        """A ready hand's winning draws: the unseen copies of its waits (times the share
+        of the scored waits that may win) and the mean points of a self-drawn win on
+        them; None when no wait is left unseen."""
         m, v = self.m, self.v
         shape_waits = analysis.waits(list(c), wilds, seven_pairs=seven)
         tiles = [
@@ -314,11 +327,7 @@ class Table:
             return None
         share = len(winning) / len(scored)
         mean = sum(p for _, p in winning) / len(winning) if winning else 0.0
-        live = sum(self.unseen[t] for t in tiles) * share
-        if live <= 0:
-            return 0.0
-        q = live / self.unseen_total
-        return reach(0, q, self.draws_left, 1.0, self.claim_factor) * mean * _GAIN
+        return sum(self.unseen[t] for t in tiles) * share, mean
 
     # --- defence --------------------------------------------------------------------
     def _threat(self, k: int) -> float:

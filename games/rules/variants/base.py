@@ -373,8 +373,8 @@ class Variant:
         """A variant plan that beats the generic one on the bot's turn (even a win)."""
         return None
 
-    #: The strong bot never folds here (a hand not ready at the wall's end pays more than a
-    #: deal-in costs).
+    #: The strong bot never folds here (what folding gives up is worth more than a deal-in
+    #: costs: Sichuan's 查大叫, Guangzhou's self-draws).
     bot_never_folds: bool = False
     #: What a deal-in costs the strong bot, in its own plain win; None for its default.
     bot_deal_in_cost: float | None = None

@@ -228,6 +228,11 @@ class Guangzhou(Variant):
         return top, [{"bao": state.vs["bao"][k]} for k in range(4)]
 
     # --- bots -------------------------------------------------------------------------
+    # A deal-in pays the winner one V, a self-draw collects V from all three (doubled by
+    # 自摸 below the cap): folding gives up more than it saves, and the danger weighs less.
+    bot_never_folds = True
+    bot_deal_in_cost = 0.5
+
     def bot_turn_override(self, state, seat, legal):
         """Go for a flush when it is close: early in the hand, with one suit (plus
         honours) dominating and at most three tiles of other suits, throw the off-suit
