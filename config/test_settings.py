@@ -24,3 +24,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # The site's URLs and the browser tests' chosen-deal hooks (tests/deals.py): a production
 # server, on config.settings, has no such URL.
 ROOT_URLCONF = "tests.urls"
+
+# Every browser test's user signs up and logs in from 127.0.0.1, dozens a minute against
+# one test server: allauth's per-address limits on those two (20 and 30 a minute) are the
+# production rule for one address, not for a suite of many people on one.  The failed-login
+# limits, which the tests check, are the project's own.
+ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "signup": "1000/m/ip", "login": "1000/m/ip"}  # noqa: F405
