@@ -12,6 +12,9 @@ const leave = document.getElementById("queue-leave");
 const controls = document.getElementById("queue-controls");
 const POLL_MS = 3000;
 let timer = null;
+// The table this tab is on its way to: the socket's beat, its push and a poll may each
+// say "seated"; a second navigation would abort the first.
+let going = null;
 
 function fill(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, k) => String(values[k]));
@@ -30,7 +33,11 @@ function show(q) {
   }
   if (q.room) {
     status.textContent = texts.seated;
-    window.location.assign(`/rooms/${q.room}/`);
+    if (going !== q.room) {
+      going = q.room;
+      clearTimeout(timer);
+      window.location.assign(`/rooms/${q.room}/`);
+    }
     return;
   }
   status.textContent = fill(texts.waiting, {
