@@ -98,3 +98,31 @@ def sign_up(password):
         return client.post(reverse("account_signup"), data)
 
     return post
+
+
+@pytest.fixture(autouse=True)
+def _the_worker_is_done_before_the_flush(request, settings):
+    """With a real Celery worker (the services profile), a transactional test's database is
+    emptied at its end while the worker may still be writing what the test's hands set off
+    (a settlement, a match record, a review): the emptying and the worker's transaction
+    can deadlock.  So the test's end waits, a while at most, until nothing is owed any
+    more (``config.obligations``: each obligation's rows owed since now)."""
+    marker = request.node.get_closest_marker("django_db")
+    if not (settings.REDIS_URL and marker and marker.kwargs.get("transaction")):
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # torn down (emptied) after this fixture
+    yield
+    import time
+
+    from games.table.settling import SETTLEMENT
+    from records.services import MATCH_RECORD
+    from reviews.services import REVIEW
+
+    # A test that left something owed on purpose (a dead broker) has nobody to do it:
+    # it is not waited for past this.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(
+        ob.owed(0) for ob in (SETTLEMENT, MATCH_RECORD, REVIEW)
+    ):
+        time.sleep(0.1)

@@ -118,7 +118,7 @@ def a_player_finds_a_game_plays_it_and_reads_about_it(browser, base, screenshots
     expect(page.locator("#quick-variant")).to_have_value("sichuan")
     page.select_option("#quick-variant", "guangzhou")
     page.click("#btn-quick")
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     expect(page.locator("#room-variant")).to_contain_text("广州" if lang == "zh" else "Guangzhou")
     # One click dealt the hand: no Ready dialog (the deal's commitment is in the Hands menu,
     # with the checks of the hands dealt).

@@ -43,7 +43,7 @@ def test_the_fifth_variant_is_played_to_its_result(browser, fifth_server, screen
     page.check("#opt-no-timer")
     page.select_option("#opt-bots", "3")
     page.click("#btn-create")
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
     expect(page.locator("#room-variant")).to_have_text("Tui Dao Hu (test)")
     expect(page.locator("#help-panel")).to_contain_text("Tui dao hu: any winning shape wins.")

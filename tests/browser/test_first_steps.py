@@ -207,7 +207,7 @@ def test_the_ready_dialog_asks_only_for_ready(
     page.goto(f"{base}/lobby/")
     page.select_option("#opt-bots", "3")
     page.click("#btn-create")
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     prestart = page.locator("#prestart")
     expect(prestart.locator("#btn-ready")).to_be_visible()
     # No hash to puzzle over: nothing hex-like, no commitment.

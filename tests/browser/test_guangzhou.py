@@ -68,7 +68,7 @@ def test_the_lobby_form_edits_a_table_of_fan_values(browser, live_server_url):
     page.check("#opt-private")
     page.check("#opt-no-timer")
     page.click("#btn-create")
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     room_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
     room = api(page, "GET", f"/api/rooms/{room_id}/", None)["data"]
     assert room["rule_choices"] == {"fan_values": {"qing_yi_se": new}}

@@ -75,7 +75,7 @@ def test_a_manager_runs_a_club_from_fan_table_to_a_played_table(
     mgr.fill("#opt-hands", "1")
     mgr.select_option("#opt-bots", "2")
     mgr.click("#btn-create")
-    mgr.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    mgr.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     room_url = mgr.url
     expect(mgr.locator("#room-rules")).to_contain_text("不限时")
     expect(mgr.locator("#room-rules")).to_contain_text("不计排位")  # bots: unrated

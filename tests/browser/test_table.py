@@ -66,7 +66,7 @@ def test_play_a_hand_against_bots(browser, live_server_url, screenshots_dir):
     page.check("#opt-no-timer")
     page.select_option("#opt-bots", "3")
     page.click("#btn-create")
-    page.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    page.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
 
     deal_where(page, base, api(page, "GET", f"/api/rooms/{room_of(page)}/")["data"])

@@ -35,7 +35,7 @@ def test_watch_a_public_table_from_the_lobby(browser, live_server_url, screensho
     owner.select_option("#opt-bots", "3")
     owner.fill("#opt-delay", "1")
     owner.click("#btn-create")
-    owner.wait_for_url(re.compile(r"/rooms/\d+/$"))
+    owner.wait_for_url(re.compile(r"/rooms/\d+/$"), wait_until="commit", timeout=90_000)
     room_id = int(re.search(r"/rooms/(\d+)/$", owner.url).group(1))
     assert api(owner, "GET", f"/api/rooms/{room_id}/")["data"]["spectator_delay"] == 1
     # A private table of the same owner: not listed, not watchable.

@@ -13,7 +13,14 @@ from django.urls import reverse
 from games.models import Presence, Room, Seat
 from games.table import services
 from tests.games.test_api import logged_in
-from tests.games.test_consumers import ann_at_a_table, connect, cookie_for, drain, receive_until
+from tests.games.test_consumers import (
+    ann_at_a_table,
+    connect,
+    cookie_for,
+    drain,
+    entered,
+    receive_until,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +35,7 @@ def test_deeply_nested_json_over_the_socket_is_an_error_and_leaves_no_ghost(make
     async def run():
         sock = connect(room, ann_cookie)
         assert (await sock.connect())[0]
-        await drain(sock)
+        await entered(sock)
         assert await database_sync_to_async(Presence.objects.filter(room=room).count)() == 1
         inside = '{"t": "act", "v": 1, "action": ' + "[" * 1900 + "]" * 1900 + "}"
         for frame in (DEEP, inside):
@@ -133,7 +140,7 @@ def test_a_flooding_socket_gets_errors_then_is_closed(make_user):
     async def run():
         sock = connect(room, ann_cookie)
         assert (await sock.connect())[0]
-        await drain(sock)
+        await entered(sock)
         for _ in range(200):
             await sock.send_to(text_data='{"t": "nonsense"}')
         codes, closed = [], None

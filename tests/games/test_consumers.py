@@ -64,6 +64,18 @@ async def dealt(room, cookie: bytes):
     return comm, await receive_until(comm, "state")
 
 
+async def entered(comm, seen=None):
+    """What a socket is sent up to its snapshot's room frame, and what follows at once.
+    The consumer accepts before it reads the room, so right after ``connect`` a drain
+    may find nothing yet (on PostgreSQL and Redis, a few tens of milliseconds)."""
+    out = []
+    await receive_until(comm, "room", seen=out)
+    out += await drain(comm)
+    if seen is not None:
+        seen.extend(out)
+    return out
+
+
 async def drain(comm, seen=None):
     out = []
     while not await comm.receive_nothing(timeout=0.05):
