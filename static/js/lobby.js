@@ -175,6 +175,9 @@ async function setupCreate() {
       $("#btn-create").disabled = false;
     }
   });
+  // Enabled only now: a click before the handler was here would submit the form as a
+  // plain page request (the variants are fetched first) and create nothing.
+  $("#btn-create").disabled = false;
 }
 
 const QUICK_KEY = "mh-quick-variant";

@@ -16,7 +16,6 @@ from playwright.sync_api import Page, expect
 
 from games.rules import tiles as T
 from tests.browser.a11y import violations
-from tests.browser.fixtures import site
 from tests.browser.players import autoplay, deal_where, table_room
 from tests.browser.test_table import DESKTOP, PHONE, api, sign_up
 
@@ -197,21 +196,11 @@ def test_a_player_back_after_the_clock_played_is_told_what_was_played(
     context.close()
 
 
-@pytest.fixture(scope="module")
-def lobby_server_url(tmp_path_factory):
-    """A server of its own for the lobby's form: the shared one carries every earlier
-    test's tables, whose bots and clocks it keeps playing, and in a loaded full run a new
-    room's page once did not come from it within 90 s."""
-    tmp = tmp_path_factory.mktemp("lobby")
-    with site(tmp, "lobby", GAME_NEXT_HAND_SECONDS="600", PYTHONUNBUFFERED="1") as server:
-        yield f"http://127.0.0.1:{server.port}"
-
-
 @pytest.mark.parametrize(("size", "locale"), CASES)
 def test_the_ready_dialog_asks_only_for_ready(
-    browser, lobby_server_url, screenshots_dir, size, locale
+    browser, live_server_url, screenshots_dir, size, locale
 ):
-    base = lobby_server_url
+    base = live_server_url
     context = browser.new_context(viewport=size, locale=locale)
     page = context.new_page()
     sign_up(page, base, _name("form"))
